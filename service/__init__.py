@@ -1,0 +1,1 @@
+"""Referee: a REST rules engine for tabletop-RPG combat."""

@@ -1,0 +1,84 @@
+"""GET /v1/rulesets...: what rulesets exist, their rulings, and their tables as data."""
+from __future__ import annotations
+
+from flask import Response
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from service.api.caching import cacheable
+from service.rules import registry
+
+blp = Blueprint("rulesets", __name__, description="Rulesets and their tables, as data.")
+
+
+class TableRefSchema(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    href = fields.String(required=True)
+
+
+class RulesetSummarySchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    source = fields.String(required=True)
+    summary = fields.String(required=True)
+    href = fields.String(required=True)
+
+
+class RulesetListSchema(Schema):
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+
+
+class RulingSchema(Schema):
+    id = fields.String(required=True)
+    topic = fields.String(required=True)
+    ruling = fields.String(required=True)
+
+
+class RulesetSchema(RulesetSummarySchema):
+    tables = fields.List(fields.Nested(TableRefSchema), required=True)
+    rulings = fields.List(fields.Nested(RulingSchema), required=True)
+    options = fields.Dict(required=True, metadata={"description": "Options a caller may change, with defaults."})
+
+
+class TableSchema(Schema):
+    ruleset = fields.String(required=True)
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    data = fields.Raw(required=True, metadata={"description": "The table's rows, as the ruleset stores them."})
+
+
+def _summary(ruleset: registry.Ruleset) -> dict:
+    return {"id": ruleset.id, "name": ruleset.name, "source": ruleset.source, "summary": ruleset.summary,
+            "href": f"/v1/rulesets/{ruleset.id}"}
+
+
+@blp.get("")
+@blp.response(200, RulesetListSchema)
+def list_rulesets() -> Response:
+    """List the registered rulesets."""
+    return cacheable(RulesetListSchema().dump({"rulesets": [_summary(r) for r in registry.all_rulesets()]}))
+
+
+@blp.get("/<string:ruleset_id>")
+@blp.response(200, RulesetSchema)
+@blp.alt_response(404, description="No such ruleset")
+def get_ruleset(ruleset_id: str) -> Response:
+    """One ruleset: its tables, rulings and the options a caller may change."""
+    ruleset = registry.get(ruleset_id)
+    tables = [{"name": name, "title": ruleset.table_titles.get(name, name),
+               "href": f"/v1/rulesets/{ruleset.id}/tables/{name}"} for name in ruleset.tables]
+    body = {**_summary(ruleset), "tables": tables, "rulings": list(ruleset.rulings),
+            "options": ruleset.options}
+    return cacheable(RulesetSchema().dump(body))
+
+
+@blp.get("/<string:ruleset_id>/tables/<string:name>")
+@blp.response(200, TableSchema)
+@blp.alt_response(404, description="No such ruleset or table")
+def get_table(ruleset_id: str, name: str) -> Response:
+    """One table of a ruleset, as data (each is checked against the seed text in the tests)."""
+    ruleset = registry.get(ruleset_id)
+    body = {"ruleset": ruleset.id, "name": name, "title": ruleset.table_titles.get(name, name),
+            "data": ruleset.table(name)}
+    return cacheable(TableSchema().dump(body))

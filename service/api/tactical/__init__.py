@@ -1,0 +1,28 @@
+"""Blueprints for the `tactical` ruleset's calculators (seed 000)."""
+from __future__ import annotations
+
+import importlib
+
+from flask_smorest import Blueprint
+
+# One module per endpoint family; each exposes `blp`.
+MODULES = (
+    "to_hit",
+    "damage",
+    "movement",
+    "contests",
+)
+
+
+def blueprints() -> list[Blueprint]:
+    """Every tactical calculator blueprint that exists (families land one at a time)."""
+    found = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            continue
+        found.append(module.blp)
+    return found

@@ -1,0 +1,37 @@
+"""Exact arithmetic helpers shared by every ruleset."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Literal
+
+Number = int | Fraction
+Progression = Literal["triangular", "linear"]
+
+
+def exact(value: int | float | str | Fraction) -> Fraction:
+    """Turn a caller's number into an exact fraction (floats via their decimal text, so 0.1 stays 0.1)."""
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    return Fraction(value)
+
+
+def round_half_up(value: Number) -> int:
+    """Round to the nearest whole number, .5 going up (RULINGS 2: 1.5->2, 4.5->5, 5.5->6)."""
+    return math.floor(Fraction(value) + Fraction(1, 2))
+
+
+def progressive(n: int, scheme: Progression = "triangular") -> int:
+    """A "Progressive" DV, bonus or penalty for a count n (RULINGS 3).
+
+    The seed never defines the scale; Referee's default is the triangular series n(n+1)/2,
+    which the death check (10th wound, DV 55) supports. `linear` (n) is the alternative.
+    """
+    if n <= 0:
+        return 0
+    return n if scheme == "linear" else n * (n + 1) // 2
+
+
+def halve_times(value: Number, times: int) -> int:
+    """round_half_up(value / 2**times), always from the original value (RULINGS 7, 14)."""
+    return round_half_up(Fraction(value) / (2 ** max(0, times)))
