@@ -1,7 +1,7 @@
 """Schema pieces shared by every blueprint: trace steps, dice rolls, probabilities."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 
 class TraceStepSchema(Schema):
@@ -30,4 +30,4 @@ def seed_field() -> fields.Integer:
     """The optional `seed` that makes a random answer reproducible."""
     return fields.Integer(load_default=None, allow_none=True,
                           metadata={"description": "Seed for the dice; the answer echoes the one used."},
-                          validate=lambda v: v is None or 0 <= v < 2**63)
+                          validate=validate.Range(0, 2**63 - 1))
