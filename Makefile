@@ -21,6 +21,7 @@ test: install
 	$(PY) -m pytest
 
 bench: install
+	command -v wrk >/dev/null || apt-get install -y -q wrk
 	$(PY) -m tests.perf.run_bench
 
 spec: install

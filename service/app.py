@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask_smorest import Api
 
 from service.api import errors, register_blueprints
 from service.api.docs import docs_blueprint
+from service.api.openapi import RefereeApi
 from service.config import Config
 
 API_DESCRIPTION = (
@@ -33,7 +33,7 @@ def create_app(config: Config | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.extensions["referee.config"] = config
-    api = Api(app)
+    api = RefereeApi(app)
     app.extensions["referee.api"] = api
     register_blueprints(api)
     app.register_blueprint(docs_blueprint)

@@ -62,7 +62,7 @@ def list_rulesets() -> Response:
 
 @blp.get("/<string:ruleset_id>")
 @blp.response(200, RulesetSchema)
-@blp.alt_response(404, description="No such ruleset")
+@blp.alt_response(404, response="NOT_FOUND")
 def get_ruleset(ruleset_id: str) -> Response:
     """One ruleset: its tables, rulings and the options a caller may change."""
     ruleset = registry.get(ruleset_id)
@@ -75,7 +75,7 @@ def get_ruleset(ruleset_id: str) -> Response:
 
 @blp.get("/<string:ruleset_id>/tables/<string:name>")
 @blp.response(200, TableSchema)
-@blp.alt_response(404, description="No such ruleset or table")
+@blp.alt_response(404, response="NOT_FOUND")
 def get_table(ruleset_id: str, name: str) -> Response:
     """One table of a ruleset, as data (each is checked against the seed text in the tests)."""
     ruleset = registry.get(ruleset_id)

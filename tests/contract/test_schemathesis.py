@@ -1,0 +1,19 @@
+"""Schemathesis against every endpoint of the served spec: positive and negative data, no 5xx ever."""
+from __future__ import annotations
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis import GenerationMode
+
+from service.app import create_app
+from service.config import Config
+
+schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(Config(testing=True)))
+schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+
+
+@schema.parametrize()
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+def test_api_conforms_to_its_contract(case):
+    case.call_and_validate()
