@@ -29,6 +29,7 @@ class Ruleset:
     table_titles: dict[str, str] = field(default_factory=dict)
     rulings: tuple[dict[str, str], ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
+    engine: Any = None  # module with read_state / write_state / check_declarations / resolve_segment
 
     def table(self, name: str) -> Any:
         """The named table's data, or NotFound."""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from service.rules.registry import Ruleset
-from service.rules.tactical import tables
+from service.rules.tactical import engine, tables
 from service.rules.tactical.rulings import OPTIONS, RULINGS
 
 RULESET = Ruleset(
@@ -15,4 +15,5 @@ RULESET = Ruleset(
     table_titles={name: title for name, (title, _) in tables.CATALOG.items()},
     rulings=RULINGS,
     options=OPTIONS,
+    engine=engine,
 )

@@ -1,0 +1,91 @@
+"""The scratch pad of one Combat Segment: who stands where, uses of each skill, dice still to spend.
+
+Seed: "Optional Rule: Pulse Movement" (each further use of a weapon skill in a CS halves it) and
+"A Word about Defenses". The resolver writes here while it works and turns it back into an immutable
+`EncounterState` when the CS ends; nothing outside the resolver sees it.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from service.rules import dice
+from service.rules.rounding import halve_times
+from service.rules.tactical.combat_state import Combatant, EncounterState, Options
+from service.rules.tactical.declarations import Declaration
+from service.rules.tactical.events import Event
+
+SURPRISE_BLOCKS_ACTION = ("not-surprised", "stunned", "overwhelmed")
+
+
+@dataclass
+class Board:
+    """Mutable working state of one CS (private to the resolver)."""
+
+    people: dict[str, Combatant]
+    options: Options
+    rng: random.Random
+    segment: int
+    events: list[Event] = field(default_factory=list)
+    uses: Counter = field(default_factory=Counter)
+    dodges: Counter = field(default_factory=Counter)
+    moved_feet: Counter = field(default_factory=Counter)
+    speed_now: dict[str, float] = field(default_factory=dict)
+    charge_ready: set[str] = field(default_factory=set)
+    opportunities: set[tuple[str, str]] = field(default_factory=set)
+    declared: dict[str, list[Declaration]] = field(default_factory=dict)
+    d100_faces: dict[str, list[int]] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, state: EncounterState, rng: random.Random) -> "Board":
+        """A fresh board for the CS after `state`."""
+        return cls({c.id: c for c in state.combatants}, state.options, rng, state.segment + 1)
+
+    def finish(self, state: EncounterState) -> EncounterState:
+        """The encounter after this CS, combatants in their original order."""
+        return replace(state, combatants=tuple(self.people[c.id] for c in state.combatants),
+                       segment=self.segment)
+
+    def emit(self, event: Event) -> None:
+        """Record an event in the order it happened."""
+        self.events.append(event)
+
+    def update(self, combatant: Combatant, **changes: Any) -> Combatant:
+        """Replace a combatant with a changed copy and return it."""
+        changed = replace(combatant, **changes)
+        self.people[combatant.id] = changed
+        return changed
+
+    def d100(self, who: str) -> dice.Roll:
+        """The next d100 for `who`: a face he supplied at the table, else one rolled (RULINGS 1)."""
+        queue = self.d100_faces.get(who)
+        if queue:
+            return dice.d100(face=queue.pop(0), field=f"dice.{who}.d100")
+        return dice.d100(self.rng)
+
+    def declaration(self, who: str, pass_number: int) -> Declaration | None:
+        """What `who` declared for action `pass_number` (the last one repeats when fewer were given)."""
+        mine = self.declared.get(who) or []
+        if not mine:
+            return None
+        return mine[min(pass_number, len(mine)) - 1]
+
+
+def pain_now(combatant: Combatant) -> int:
+    """The stun-by-pain penalty this CS: round_half_up(P0 / 2^age) (RULINGS 14, A29)."""
+    return halve_times(combatant.pain_initial, combatant.pain_age) if combatant.pain_initial else 0
+
+
+def surprise_penalty(combatant: Combatant) -> int:
+    """The Surprise penalty on defences while overwhelmed or shaken (F6, A32)."""
+    if combatant.surprise.state in ("overwhelmed", "shaken") and combatant.surprise.cs_left > 0:
+        return combatant.surprise.penalty
+    return 0
+
+
+def can_initiate(combatant: Combatant) -> bool:
+    """Standing and not held by Surprise ("Surprise!!": only defence and defensive moves)."""
+    held = combatant.surprise.state in SURPRISE_BLOCKS_ACTION and combatant.surprise.cs_left > 0
+    return combatant.standing and not held

@@ -1,0 +1,181 @@
+"""Declared actions for one Combat Segment, read and checked against the encounter.
+
+Seed: "Declarations: Character Actions", "Acting Out of Turn: Wait Actions", "A Word about Defenses",
+"Opportunity Actions" and "Reprisal". A combatant may declare one action per action it has this CS;
+with fewer declarations than actions the last one is repeated (Referee ruling).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from service.rules.errors import RulesError
+from service.rules.tactical.combat_state import ATTACKS, EncounterState
+
+ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other")
+DEFENCES = ("best", "dodge", "parry", "none")
+REPRISALS = ("attack", "disengage", "none")
+MAX_DECLARATIONS = 400
+
+
+@dataclass(frozen=True)
+class Dice:
+    """Dice the caller rolled at the table for this combatant, used in order before any are rolled."""
+
+    initiative: int | None = None
+    d100: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declared action: what, against whom, with which weapon, moving where and how fast."""
+
+    combatant: str
+    action: str
+    target: str | None = None
+    weapon: int = 0
+    attack: str | None = None
+    to: tuple[float, float] | None = None
+    rate: float = 1.0
+    defence: str = "best"
+    reprisal: str = "attack"
+    opportunity: bool = False
+    actions: int | None = None
+    surprise: Mapping[str, Any] | None = None
+    dice: Dice = field(default_factory=Dice)
+    note: str = ""
+    duration: int = 1
+
+
+def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarations",)) -> list[Declaration]:
+    """Check a list of declarations against `state` (unknown combatants, weapons and targets refused)."""
+    if not isinstance(raw, list) or len(raw) > MAX_DECLARATIONS:
+        raise RulesError(f"declarations must be a list of at most {MAX_DECLARATIONS}", path)
+    return [read_declaration(state, item, (*path, i)) for i, item in enumerate(raw)]
+
+
+def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaration:
+    """One declaration, e.g. {"combatant": "a", "action": "attack", "target": "b", "weapon": 0}."""
+    if not isinstance(raw, Mapping):
+        raise RulesError("a declaration must be an object", path)
+    who = _combatant(state, raw.get("combatant"), (*path, "combatant"))
+    action = raw.get("action", "attack")
+    if action not in ACTIONS:
+        raise RulesError(f"action must be one of {list(ACTIONS)}", (*path, "action"))
+    target = raw.get("target")
+    if target is not None:
+        _combatant(state, target, (*path, "target"))
+        if target == who:
+            raise RulesError("a combatant cannot target himself", (*path, "target"))
+    elif action in ("attack", "charge", "fire"):
+        raise RulesError(f"a {action} needs a target", (*path, "target"))
+    weapon = _weapon(state, who, raw.get("weapon", 0), (*path, "weapon"))
+    return Declaration(
+        combatant=who, action=action, target=target, weapon=weapon,
+        attack=_choice(raw, "attack", path, None, ATTACKS), to=_point(raw.get("to"), (*path, "to")),
+        rate=_rate(raw.get("rate", 1), (*path, "rate")),
+        defence=_choice(raw, "defence", path, "best", DEFENCES),
+        reprisal=_choice(raw, "reprisal", path, "attack", REPRISALS),
+        opportunity=_flag(raw, "opportunity", path), actions=_actions(raw.get("actions"), (*path, "actions")),
+        surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
+        note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
+    )
+
+
+def _combatant(state: EncounterState, value: Any, path: tuple) -> str:
+    if not isinstance(value, str) or value not in {c.id for c in state.combatants}:
+        raise RulesError(f"no combatant {value!r} in this encounter", path)
+    return value
+
+
+def _weapon(state: EncounterState, who: str, value: Any, path: tuple) -> int:
+    weapons = state.get(who).weapons
+    if isinstance(value, str):
+        names = [w.name for w in weapons]
+        if value in names:
+            return names.index(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(weapons):
+        return value
+    raise RulesError(f"{who} has no weapon {value!r} (index 0..{len(weapons) - 1} or a name)", path)
+
+
+def _choice(raw: Mapping[str, Any], key: str, path: tuple, default: Any, choices: tuple[str, ...]) -> Any:
+    value = raw.get(key, default)
+    if value is not default and value not in choices:
+        raise RulesError(f"{key} must be one of {list(choices)}", (*path, key))
+    return value
+
+
+def _flag(raw: Mapping[str, Any], key: str, path: tuple) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise RulesError(f"{key} must be true or false", (*path, key))
+    return value
+
+
+def _point(value: Any, path: tuple) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not all(_number(value.get(k), 1e6) for k in ("x", "y")):
+        raise RulesError("to must be {x, y} in feet", path)
+    return float(value["x"]), float(value["y"])
+
+
+def _rate(value: Any, path: tuple) -> float:
+    if value not in (0, 0.25, 0.5, 0.75, 1):
+        raise RulesError("rate must be 0, 0.25, 0.5, 0.75 or 1 (the quarter rates)", path)
+    return float(value)
+
+
+def _actions(value: Any, path: tuple) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10:
+        raise RulesError("actions must be an integer 0..10", path)
+    return value
+
+
+def _duration(value: Any, path: tuple) -> int:
+    if not _number(value, 1000, integral=True) or value < 1:
+        raise RulesError("duration must be a whole number of actions, 1..1000", path)
+    return int(value)
+
+
+def _surprise(state: EncounterState, value: Any, path: tuple) -> Mapping[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise RulesError("surprise must be an object", path)
+    for key in ("chance", "target_chance"):
+        if not _number(value.get(key), 1000, integral=True):
+            raise RulesError(f"{key} must be an integer chance", (*path, key))
+    for key in ("target_dv", "roll", "target_roll"):
+        if value.get(key) is not None and not _number(value.get(key), 1000, integral=True):
+            raise RulesError(f"{key} must be an integer", (*path, key))
+    for key in ("roll", "target_roll"):
+        if value.get(key) is not None and not 1 <= value[key] <= 100:
+            raise RulesError(f"{key} must be a d100 face 1..100", (*path, key))
+    return dict(value)
+
+
+def _dice(value: Any, path: tuple) -> Dice:
+    if value is None:
+        return Dice()
+    if not isinstance(value, Mapping):
+        raise RulesError("dice must be an object", (*path, "dice"))
+    initiative = value.get("initiative")
+    if initiative is not None and not (_number(initiative, 10, integral=True) and initiative >= 1):
+        raise RulesError("initiative must be a d10 face 1..10", (*path, "dice", "initiative"))
+    faces = value.get("d100", [])
+    if not isinstance(faces, list) or len(faces) > 100 or not all(
+            _number(f, 100, integral=True) and f >= 1 for f in faces):
+        raise RulesError("d100 must be a list of faces 1..100", (*path, "dice", "d100"))
+    return Dice(initiative, tuple(faces))
+
+
+def _number(value: Any, bound: float, integral: bool = False) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if integral and not isinstance(value, int):
+        return False
+    return -bound <= value <= bound

@@ -1,0 +1,166 @@
+"""One attack in a Combat Segment: AV, the defence offered, the d100, and on a miss the Reprisal.
+
+Seed: "Resolving the Battle", "Reprisal", "Resolving Ranged Attacks", "A Word about Defenses",
+"Defenses & Defending", "Fields of Approach" and "Optional Rules: Heroic Effects". Blows that land go
+to `blows.land` ("Getting Hit").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from service.rules.tactical import ranged, to_hit
+from service.rules.tactical.blows import land
+from service.rules.tactical.board import Board, can_initiate, pain_now, surprise_penalty
+from service.rules.tactical.combat_state import Combatant
+from service.rules.tactical.events import AttackRolled
+from service.rules.tactical.geometry import field_of_approach
+from service.rules.tactical.task_resolution import chance as trt_chance
+from service.rules.trace import Step
+
+
+@dataclass(frozen=True)
+class Strike:
+    """Who strikes whom, with which weapon and attack, in what mode (melee, reprisal, opportunity, ranged)."""
+
+    attacker: str
+    defender: str
+    weapon: int
+    attack: str = "common"
+    mode: str = "melee"
+    range_dv: int | None = None
+    range_band: str = "short"
+    missed_weapon: int | None = None
+
+
+def resolve_strike(board: Board, strike: Strike) -> bool:
+    """Roll one attack and apply what follows; True when it hit (seed "Resolving the Battle")."""
+    attacker, defender = board.people[strike.attacker], board.people[strike.defender]
+    weapon = attacker.weapons[strike.weapon]
+    av, steps = _attack_value(board, attacker, strike.weapon)
+    dv, defence, dv_steps = _defence(board, strike, attacker, defender)
+    chance = trt_chance(av, dv, board.options.task_resolution)
+    roll = board.d100(attacker.id)
+    outcome = to_hit.outcome(roll.total, chance, board.options.heroic, board.options.bumble)
+    trace = (*steps, *dv_steps,
+             Step("RULINGS 4", f"TRT({av}, {dv}) by the {board.options.task_resolution} rule", chance),
+             Step("RULINGS 6", f"d100 {roll.total} against {chance}: {outcome}", roll.total))
+    board.emit(AttackRolled(attacker.id, defender.id, strike.mode, weapon.name, av, dv, defence, chance,
+                            outcome, (roll,), trace))
+    if outcome in ("heroic", "success"):
+        land(board, strike, heroic=outcome == "heroic")
+        return True
+    if strike.mode == "melee" and board.options.reprisals:
+        _reprisal(board, strike)
+    return False
+
+
+def _attack_value(board: Board, attacker: Combatant, weapon: int) -> tuple[int, list[Step]]:
+    board.uses[(attacker.id, weapon)] += 1
+    adjustments = to_hit.Adjustments(attack_use=board.uses[(attacker.id, weapon)],
+                                     attacker_stun_penalty=pain_now(attacker))
+    return to_hit.adjusted_av(attacker.weapons[weapon].av, adjustments)
+
+
+def _defence(board: Board, strike: Strike, attacker: Combatant, defender: Combatant
+             ) -> tuple[int, str, list[Step]]:
+    """The DV the defender offers: his best (or chosen) defence after reuse, Reprisal and penalties."""
+    if not defender.standing:
+        return 0, "none", [Step("Getting Hit: Levels of Wounding", f"{defender.id} is {defender.status}: "
+                                                                   "no defence", 0)]
+    if strike.mode == "ranged":
+        return _ranged_defence(board, strike, defender)
+    where = field_of_approach(defender.x, defender.y, defender.facing, attacker.x, attacker.y)
+    if where == "rear":
+        return 0, "none", [Step("Fields of Approach", "attacked from the Rear: no defence without warning", 0)]
+    name, base, use, free = _choose(board, defender, attacker.id, strike)
+    adjustments = to_hit.Adjustments(defence_use=use, free_defence_uses=free,
+                                     reprisal_same_weapon=strike.mode == "reprisal" and name == _missed(strike),
+                                     surprise_penalty=surprise_penalty(defender),
+                                     defender_stun_penalty=pain_now(defender))
+    value, steps = to_hit.defence_value(base, adjustments)
+    value, more = to_hit.penalised_dv(value, adjustments)
+    note = Step("Fields of Approach", f"{attacker.id} attacks from {defender.id}'s {where}", None)
+    return value, name, [note, *steps, *more]
+
+
+def _missed(strike: Strike) -> str | None:
+    return None if strike.missed_weapon is None else f"parry:{strike.missed_weapon}"
+
+
+def _choose(board: Board, defender: Combatant, attacker_id: str, strike: Strike) -> tuple[str, int, int, int]:
+    """(defence, original value, use number, free uses) of the defence the defender prefers.
+
+    A defender whose whole action is defence against this attacker ignores earlier uses ("A Word about
+    Defenses"). A Reprisal parried with the weapon that just missed does not count as a use ("Reprisal").
+    """
+    preference = _preference(board, defender.id)
+    whole = _defending_against(board, defender.id) == attacker_id
+    options: list[tuple[int, str, int, int, int]] = []
+    if preference in ("best", "parry"):
+        for i, weapon in enumerate(defender.weapons):
+            if weapon.parry and weapon.ranged is None:
+                use = 1 if whole else board.uses[(defender.id, i)] + 1
+                options.append((to_hit.reuse_value(weapon.parry, use), f"parry:{i}", weapon.parry, use, 1))
+    if preference in ("best", "dodge") and defender.dodge_dv:
+        use = 1 if whole else board.dodges[defender.id] + 1
+        value = to_hit.reuse_value(defender.dodge_dv, use, defender.free_dodges)
+        options.append((value, "dodge", defender.dodge_dv, use, defender.free_dodges))
+    if not options:
+        return "none", 0, 1, 1
+    _, name, base, use, free = max(options, key=lambda o: o[0])  # first best: a parry on ties
+    _count(board, defender.id, name, strike)
+    return name, base, use, free
+
+
+def _count(board: Board, defender: str, name: str, strike: Strike) -> None:
+    if name == "dodge":
+        board.dodges[defender] += 1
+    elif not (strike.mode == "reprisal" and name == _missed(strike)):
+        board.uses[(defender, int(name.split(":")[1]))] += 1
+
+
+def _ranged_defence(board: Board, strike: Strike, defender: Combatant) -> tuple[int, str, list[Step]]:
+    use = board.dodges[defender.id] + 1
+    board.dodges[defender.id] += 1
+    dodge = to_hit.reuse_value(defender.dodge_dv, use, defender.free_dodges)
+    mph = Fraction(str(board.speed_now.get(defender.id, 0.0)))
+    target = ranged.Target(aware=defender.aware, dodge_dv=dodge, agl_mod=defender.mod("AGL"), moving_mph=mph)
+    value, steps = ranged.ranged_dv(target, strike.range_dv or 0)
+    adjustments = to_hit.Adjustments(surprise_penalty=surprise_penalty(defender),
+                                     defender_stun_penalty=pain_now(defender))
+    value, more = to_hit.penalised_dv(value, adjustments)
+    return value, "dodge" if defender.aware else "none", [*steps, *more]
+
+
+def _preference(board: Board, who: str) -> str:
+    declared = board.declaration(who, 1)
+    return declared.defence if declared else "best"
+
+
+def _defending_against(board: Board, who: str) -> str | None:
+    declared = board.declaration(who, 1)
+    return declared.target if declared and declared.action == "defend" else None
+
+
+def _reprisal(board: Board, strike: Strike) -> None:
+    """On a melee miss the defender may strike back at once or break off ("Reprisal")."""
+    defender = board.people[strike.defender]
+    declared = board.declaration(defender.id, 1)
+    choice = declared.reprisal if declared else "attack"
+    if choice != "attack" or not can_initiate(defender):
+        return
+    weapon = _melee_weapon(defender, declared.weapon if declared else 0)
+    if weapon is None:
+        return
+    resolve_strike(board, Strike(defender.id, strike.attacker, weapon, "common", "reprisal",
+                                 missed_weapon=strike.weapon))
+
+
+def _melee_weapon(combatant: Combatant, preferred: int) -> int | None:
+    if combatant.weapons[preferred].ranged is None:
+        return preferred
+    for i, weapon in enumerate(combatant.weapons):
+        if weapon.ranged is None:
+            return i
+    return None

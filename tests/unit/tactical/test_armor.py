@@ -1,0 +1,111 @@
+"""The Virtue of Armor, Armor Wear, Slash and Thrust/Lunge (RULINGS 12, A21-A24)."""
+from __future__ import annotations
+
+import pytest
+
+from service.rules.errors import Contradiction, OutOfRange, UnknownName
+from service.rules.tactical.armor import (ARMOR_TYPES, WearStrike, catalog, common_strike, layer, pierce,
+                                          slash, strike, wear_sequence)
+
+PIERCE_ALL = lambda item: True  # noqa: E731
+
+
+def test_catalog_has_every_type_with_l_and_r():
+    assert catalog()["doublemail"] == (20, 40) and catalog()["padded"] == (10, 10)
+    assert tuple(catalog()) == ARMOR_TYPES
+
+
+def test_layer_from_request_values():
+    assert layer("singlemail").dr == 10 and layer("singlemail").rating == 40
+    assert layer("singlemail", durability=7).dr == 7
+    assert layer("singlemail", dr=6).rating == 6
+    assert layer("singlemail", dr=10, durability=25).rating == 25
+    assert layer("padded", dr=4).dr == 4
+
+
+@pytest.mark.parametrize(("kwargs", "error", "field"), [
+    ({"dr": 11}, OutOfRange, "dr"), ({"durability": 41}, OutOfRange, "durability"),
+    ({"dr": 9, "durability": 30}, Contradiction, "dr"), ({"dr": 10, "durability": 5}, Contradiction, "dr")])
+def test_bad_layers_name_their_field(kwargs, error, field):
+    with pytest.raises(error) as info:
+        layer("singlemail", field=("target", "armor", 1), **kwargs)
+    assert info.value.field == ("target", "armor", 1, field)
+
+
+def test_unknown_type():
+    with pytest.raises(UnknownName):
+        layer("mithril")
+
+
+def test_common_strike_sums_layers_then_wears_outermost():
+    layers = (layer("singlemail"), layer("padded"))
+    struck = common_strike(layers, 30, 5)
+    assert struck.pot_through == 10
+    assert [(x.dr, x.rating) for x in struck.layers] == [(10, 35), (10, 10)]
+    assert struck.met_armor and not struck.breached
+
+
+def test_wear_reaches_l_then_falls_with_it_and_never_overflows():
+    state = (layer("singlemail", durability=12), layer("padded"))
+    after = common_strike(state, 5, 8).layers
+    assert [x.dr for x in after] == [4, 10]
+    after = common_strike(after, 5, 8).layers
+    assert [x.dr for x in after] == [0, 10]
+    after = common_strike(after, 5, 3).layers
+    assert [x.dr for x in after] == [0, 7]
+
+
+def test_armor_wear_off_keeps_armor():
+    assert common_strike((layer("padded"),), 30, 5, armor_wear=False).layers == (layer("padded"),)
+
+
+def test_slash_takes_whole_pot_from_outermost_and_never_wounds():
+    struck = slash((layer("padded"), layer("singlemail")), 7)
+    assert struck.pot_through == 0 and [x.dr for x in struck.layers] == [3, 10]
+    struck = slash((layer("padded", dr=2), layer("singlemail")), 30)
+    assert struck.pot_through == 0 and [x.dr for x in struck.layers] == [0, 10]
+
+
+def test_slash_field_plate_immune_cuerbully_half():
+    assert slash((layer("field-plate"),), 33).layers[0].dr == 40
+    assert slash((layer("cuerbully-plate"),), 15).layers[0].dr == 22  # 7.5 -> 8
+
+
+def test_slash_without_armor_is_an_ordinary_blow():
+    struck = slash((layer("padded", dr=0),), 12)
+    assert struck.pot_through == 12 and struck.breached and not struck.met_armor
+
+
+def test_thrust_pierces_padding_and_mail_but_not_plate():
+    layers = (layer("singlemail"), layer("padded"))
+    struck = strike(layers, 20, 6, "thrust")
+    assert struck.pot_through == 18 and struck.breached
+    assert [(x.dr, x.rating) for x in struck.layers] == [(10, 39), (9, 9)]
+    struck = strike((layer("brigandine"), layer("padded")), 50, 6, "thrust")
+    assert struck.pot_through == 50 - 36 - 1 and not struck.breached
+    assert [(x.dr, x.rating) for x in struck.layers] == [(34, 34), (9, 9)]
+
+
+def test_bodkin_pierces_plate_at_short_range_unless_proof():
+    plate = (layer("field-plate"),)
+    assert strike(plate, 30, 2, bodkin_band="short").pot_through == 29
+    assert strike(plate, 30, 2, bodkin_band="medium").pot_through == 0
+    assert strike((layer("field-plate", proof=True),), 50, 2, bodkin_band="point-blank").pot_through == 10
+
+
+def test_pierce_never_below_zero():
+    assert pierce((layer("padded"), layer("padded")), 1, 0, PIERCE_ALL).pot_through == 0
+
+
+def test_wear_sequence_states_per_strike():
+    strikes = [WearStrike(15), WearStrike(10), WearStrike(0, "slash", 9), WearStrike(4, "thrust")]
+    states, trace = wear_sequence((layer("doublemail"),), strikes)
+    assert [s[0].rating for s in states] == [25, 15, 6, 5]
+    assert [s[0].dr for s in states] == [20, 15, 6, 5]
+    assert trace
+
+
+def test_wear_sequence_slash_needs_pot():
+    with pytest.raises(Contradiction) as info:
+        wear_sequence((layer("padded"),), [WearStrike(3), WearStrike(3, "slash")])
+    assert info.value.field == ("strikes", 1, "pot")
