@@ -1,4 +1,4 @@
-"""Command line: `python -m service serve | spec | simulate`."""
+"""Command line: `python -m service serve | spec | simulate <file> | apikey create <tenant>`."""
 from __future__ import annotations
 
 import sys
@@ -18,7 +18,17 @@ def main(argv: list[str]) -> int:
         from service.devserver import serve
 
         return serve()
-    print("usage: python -m service serve | spec", file=sys.stderr)
+    if command == "simulate":
+        from service.sim.cli import main as simulate
+
+        return simulate(argv[1:])
+    if command == "apikey" and len(argv) == 3 and argv[1] == "create" and argv[2].strip():
+        from service.api.auth import create_key, redis_for_cli
+
+        print(create_key(redis_for_cli(), argv[2].strip()))
+        return 0
+    print("usage: python -m service serve | spec | simulate <file> [--trials N] | apikey create <tenant>",
+          file=sys.stderr)
     return 2
 
 

@@ -1,12 +1,18 @@
 """The application factory: `create_app(config)` wires the API, errors and adapters."""
 from __future__ import annotations
 
-from flask import Flask
+from functools import cached_property
+from typing import Callable
+from weakref import WeakSet
 
-from service.api import errors, register_blueprints
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.api import auth, bodies, cors, errors, logging, observability, register_blueprints
 from service.api.docs import docs_blueprint
 from service.api.openapi import RefereeApi
 from service.config import Config
+from service.sessions.connection import encounter_store
 
 API_DESCRIPTION = (
     "Referee resolves tabletop-RPG combat rules for virtual tabletops, character-sheet apps and "
@@ -16,10 +22,31 @@ API_DESCRIPTION = (
 )
 
 
+class RefereeFlask(Flask):
+    """Flask, remembering which hooks and views need no async wrapper (it asks on every call otherwise:
+    a dozen `inspect` calls per request, all with the same answer)."""
+
+    def ensure_sync(self, func: Callable) -> Callable:  # type: ignore[type-arg]
+        """The callable Flask should run for `func`: itself for a plain function."""
+        try:
+            if func in self._plain:
+                return func
+        except TypeError:  # not weak-referenceable
+            return super().ensure_sync(func)
+        made = super().ensure_sync(func)
+        if made is func:
+            self._plain.add(func)  # weakly: per-request closures do not pile up
+        return made
+
+    @cached_property
+    def _plain(self) -> WeakSet:
+        return WeakSet()
+
+
 def create_app(config: Config | None = None) -> Flask:
     """Build one Referee app from `config` (default: the environment)."""
     config = config or Config.from_env()
-    app = Flask("referee")
+    app = RefereeFlask("referee")
     app.config.update(
         TESTING=config.testing,
         MAX_CONTENT_LENGTH=config.max_content_length,
@@ -33,9 +60,22 @@ def create_app(config: Config | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.extensions["referee.config"] = config
+    app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
+    _hooks(app, config)
     api = RefereeApi(app)
     app.extensions["referee.api"] = api
     register_blueprints(api)
     app.register_blueprint(docs_blueprint)
     errors.register(app)
     return app
+
+
+def _hooks(app: Flask, config: Config) -> None:
+    """Request hooks, in the order they run: request id and clock, API key and rate limit, body check."""
+    if config.proxy_hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.proxy_hops, x_proto=config.proxy_hops)  # type: ignore
+    logging.init_app(app, config.log_level)
+    observability.init_app(app)
+    auth.init_app(app)
+    bodies.init_app(app, config.max_json_depth)
+    cors.init_app(app, config.cors_origins)

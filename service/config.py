@@ -33,8 +33,20 @@ class Config:
     max_combatants: int = 200
     max_trials: int = 1_000_000
     encounter_ttl_seconds: int = 24 * 3600
-    cors_origins: tuple[str, ...] = ("*",)
+    sse_max_seconds: int = 300  # an encounter event stream ends after this long (clients reconnect)
+    sse_heartbeat_seconds: int = 15  # comment line sent on an idle event stream
+    cors_origins: tuple[str, ...] = ("*",)  # comma-separated in the environment; "*" allows any origin
     log_level: str = "INFO"
+    api_keys_required: bool = False  # true: every /v1 call needs `X-API-Key` (create keys with the CLI)
+    rate_limit: str = "600/minute"  # per API key (per client IP when keys are off); "" or "off" disables
+    limits_in_testing: bool = False  # rate limits are skipped when `testing` unless this is true
+    max_json_depth: int = 32  # nesting levels a JSON request body may have (deeper: 400)
+    proxy_hops: int = 0  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 trusts none
+    readiness_cache_seconds: float = 5.0  # /readyz answers from a cache this fresh
+    worker_ping_timeout: float = 0.5  # seconds /readyz waits for a Celery worker's ping reply
+    ready_requires: tuple[str, ...] = ("redis", "worker")  # checks that must pass for /readyz to say 200
+    worker_required_in_testing: bool = False  # when `testing`, "worker" is reported but not required
+    celery_queue: str = "celery"  # the queue whose length /metrics reports as referee_job_queue_depth
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

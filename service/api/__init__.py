@@ -6,9 +6,19 @@ from flask_smorest import Api
 
 def register_blueprints(api: Api) -> None:
     """Mount every blueprint under /v1 (imported here so nothing is built at import time)."""
+    from service.api.encounters import blp as encounters
+    from service.api.observability import blp as observability
     from service.api.rulesets import blp as rulesets
+    from service.api.simulations import blp as simulations
     from service.api.tactical import blueprints as tactical
 
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.spec.components.security_scheme("apiKeyAuth", {
+        "type": "apiKey", "in": "header", "name": "X-API-Key",
+        "description": "Needed on every /v1 call when the deployment requires API keys (off by default)."})
+    api.register_blueprint(observability)
     api.register_blueprint(rulesets, url_prefix="/v1/rulesets")
+    api.register_blueprint(encounters, url_prefix="/v1/encounters")
+    api.register_blueprint(simulations, url_prefix="/v1/simulations")
     for blp in tactical():
         api.register_blueprint(blp, url_prefix="/v1/tactical")

@@ -5,22 +5,32 @@ from typing import Any, Iterable
 
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException, UnprocessableEntity
 
+from service.api.logging import request_id
 from service.rules.errors import RulesError
+from service.sessions.errors import SessionError
 
 PROBLEM = "application/problem+json"
+
+
+def problem_body(status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
+                 **extra: Any) -> dict[str, Any]:
+    """The problem+json document itself (batch items carry it inside a 200 answer)."""
+    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail,
+                            "instance": request.path if request else None, "request_id": request_id()}
+    if errors:
+        body["errors"] = errors
+    body.update(extra)
+    return body
 
 
 def problem(status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
             **extra: Any) -> Response:
     """A problem+json response; `errors` lists each bad field as {field, message}."""
-    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail,
-                            "instance": request.path if request else None}
-    if errors:
-        body["errors"] = errors
-    body.update(extra)
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    return Response(json.dumps(problem_body(status, title, detail, errors, **extra)), status=status,
+                    mimetype=PROBLEM)
 
 
 def flatten(messages: Any, path: tuple[str, ...] = ()) -> Iterable[dict[str, str]]:
@@ -61,22 +71,49 @@ def handle_http(error: HTTPException) -> Response:
         return problem(422, "Invalid request", "One or more fields are invalid.", errors)
     detail = error.description or error.name
     response = problem(status, error.name, str(detail), errors)
-    if status == 405 and getattr(error, "valid_methods", None):
-        response.headers["Allow"] = ", ".join(error.valid_methods)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":  # Allow (405), Retry-After (429, 503), WWW-Authenticate (401)
+            response.headers[name] = value
     return response
+
+
+def validation_body(messages: Any) -> dict[str, Any]:
+    """The 422 problem document for marshmallow messages."""
+    return problem_body(422, "Invalid request", "One or more fields are invalid.", list(flatten(messages)))
+
+
+def rules_body(error: RulesError) -> dict[str, Any]:
+    """The problem document of a domain refusal: its message, and the field to blame when there is one."""
+    errors = None
+    if error.field:
+        errors = [{"field": ".".join(map(str, error.field)), "message": error.message}]
+    return problem_body(error.status, error.title, error.message, errors)
+
+
+def _json(body: dict[str, Any]) -> Response:
+    return Response(json.dumps(body), status=body["status"], mimetype=PROBLEM)
 
 
 def handle_validation(error: ValidationError) -> Response:
     """A marshmallow error raised outside request parsing (e.g. a nested load in a view)."""
-    return problem(422, "Invalid request", "One or more fields are invalid.", list(flatten(error.messages)))
+    return _json(validation_body(error.messages))
 
 
 def handle_rules(error: RulesError) -> Response:
     """A domain refusal: its message, and the field to blame when there is one."""
-    errors = None
-    if error.field:
-        errors = [{"field": ".".join(map(str, error.field)), "message": error.message}]
-    return problem(error.status, error.title, error.message, errors)
+    return _json(rules_body(error))
+
+
+def handle_session(error: SessionError) -> Response:
+    """An encounter-store refusal (401, 404, 409, 412) with its extra headers (WWW-Authenticate)."""
+    response = handle_rules(error)
+    response.headers.update(error.headers)
+    return response
+
+
+def handle_store_down(error: Exception) -> Response:
+    """Redis cannot be reached: the encounter endpoints answer 503 (the calculators keep working)."""
+    return problem(503, "Service Unavailable", "The encounter store (Redis) is unreachable; try again later.")
 
 
 def handle_unexpected(error: Exception) -> Response:
@@ -92,4 +129,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(ValidationError, handle_validation)
     app.register_error_handler(RulesError, handle_rules)
+    app.register_error_handler(SessionError, handle_session)
+    app.register_error_handler(RedisConnectionError, handle_store_down)
+    app.register_error_handler(RedisTimeout, handle_store_down)
     app.register_error_handler(Exception, handle_unexpected)

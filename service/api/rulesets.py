@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flask import Response
-from flask_smorest import Blueprint
+from service.api.blueprint import Blueprint
 from marshmallow import Schema, fields
 
 from service.api.caching import cacheable

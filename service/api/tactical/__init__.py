@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import importlib
 
-from flask_smorest import Blueprint
+from service.api.blueprint import Blueprint
 
 # One module per endpoint family; each exposes `blp`.
 MODULES = (
@@ -11,6 +11,8 @@ MODULES = (
     "damage",
     "movement",
     "contests",
+    "segments",
+    "batch",
 )
 
 

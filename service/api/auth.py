@@ -1,0 +1,270 @@
+"""API keys, tenants and rate limits for /v1.
+
+API keys are off by default (`api_keys_required`). When on, every /v1 call sends `X-API-Key: <key>`
+(not `Authorization`, which the encounter endpoints use for their bearer tokens); a key maps to a
+tenant, and encounters and simulations a tenant creates are invisible (404) to every other tenant.
+Keys live in Redis as the hash `referee:apikey:<sha256 of the key>` {tenant, created}, made with
+`python -m service apikey create <tenant>`. Checked keys are remembered for a minute, so calculators keep
+working through a short Redis outage; an unknown key with Redis down gets 503.
+
+Rate limits (`rate_limit`, e.g. "600/minute") count per key, or per client IP when keys are off, in a
+fixed window (INCR + EXPIRE on the same Redis). With Redis down requests pass uncounted (fail open).
+With no REDIS_URL (development: the embedded server) each process counts in its own memory instead,
+so a limit never starts a Redis server by itself.
+Every counted response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds);
+a refused one is a 429 problem with Retry-After.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from flask import Flask, Response, current_app, g, request
+from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
+
+from service.sessions.errors import SessionError
+
+HEADER = "X-API-Key"
+KEY_PREFIX = "referee:apikey:"
+RATE_PREFIX = "referee:rate:"
+PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+KEY_CACHE_SECONDS = 60.0
+
+
+class ApiKeyRequired(SessionError):
+    """No valid `X-API-Key` was sent while keys are required."""
+
+    status = 401
+    title = "Unauthorized"
+    headers = {"WWW-Authenticate": 'ApiKey realm="referee", header="X-API-Key"'}
+
+
+def key_digest(key: str) -> str:
+    """The stored form of an API key."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def create_key(redis: Any, tenant: str) -> str:
+    """Make a new key for `tenant`, store its digest, and return the key (shown once)."""
+    key = "rk_" + secrets.token_urlsafe(32)
+    redis.hset(KEY_PREFIX + key_digest(key), mapping={"tenant": tenant, "created": int(time.time())})
+    return key
+
+
+def current_tenant() -> str | None:
+    """The tenant of this request's API key (None when keys are off)."""
+    return g.get("tenant")
+
+
+def parse_rate(text: str) -> tuple[int, int] | None:
+    """"600/minute" -> (600, 60); "" or "off" -> None (no limit)."""
+    text = text.strip().lower()
+    if text in {"", "off", "none"}:
+        return None
+    count, _, unit = text.partition("/")
+    period = PERIODS.get(unit.strip().removesuffix("s"))
+    if not count.strip().isdigit() or period is None or int(count) < 1:
+        raise ValueError(f"rate_limit must look like '600/minute', not {text!r}")
+    return int(count), period
+
+
+@dataclass(frozen=True)
+class Window:
+    """One fixed-window count: the limit, what is left, and seconds until the window resets."""
+
+    limit: int
+    remaining: int
+    reset: int
+
+    @property
+    def exceeded(self) -> bool:
+        return self.remaining < 0
+
+
+class KeyBook:
+    """Looks API keys up in Redis, remembering answers for KEY_CACHE_SECONDS."""
+
+    def __init__(self, gate: Any, clock: Callable[[], float] = time.monotonic):
+        self.gate, self.clock = gate, clock
+        self._seen: dict[str, tuple[str | None, float]] = {}
+
+    def tenant(self, key: str) -> str | None:
+        """The key's tenant, None for an unknown key; ServiceUnavailable when Redis cannot say."""
+        digest = key_digest(key)
+        cached = self._seen.get(digest)
+        if cached and cached[1] > self.clock():
+            return cached[0]
+        found = self.gate.call(lambda redis: [redis.hget(KEY_PREFIX + digest, "tenant")])
+        if found is None:
+            raise ServiceUnavailable("API keys cannot be checked right now (Redis is unreachable).")
+        tenant = found[0].decode() if found[0] is not None else None
+        self._seen[digest] = (tenant, self.clock() + KEY_CACHE_SECONDS)
+        return tenant
+
+
+def hit(gate: Any, identity: str, rate: tuple[int, int], now: float | None = None) -> Window | None:
+    """Count one request of `identity` in the current window; None when Redis is down (fail open)."""
+    limit, period = rate
+    now = time.time() if now is None else now
+    window = int(now // period)
+    key = f"{RATE_PREFIX}{identity}:{period}:{window}"
+
+    def count(redis: Any) -> int:
+        with redis.pipeline() as pipe:
+            return int(pipe.incr(key).expire(key, period + 1).execute()[0])
+    used = gate.call(count)
+    if used is None:
+        return None
+    return Window(limit, limit - used, max(1, math.ceil((window + 1) * period - now)))
+
+
+class LocalCounts:
+    """Fixed-window counters in this process's memory, behind the same `call(use)` face as RedisGate."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self._counts: dict[str, tuple[int, float]] = {}
+        self._lock = threading.Lock()
+
+    def call(self, use: Callable[[Any], Any]) -> Any:
+        return use(self)
+
+    def pipeline(self) -> "_LocalPipe":
+        return _LocalPipe(self)
+
+    def incr(self, key: str, seconds: int) -> int:
+        """Add one to `key` (kept `seconds`); forgets expired keys as it goes."""
+        now = self.clock()
+        with self._lock:
+            if len(self._counts) > 10_000:
+                self._counts = {k: v for k, v in self._counts.items() if v[1] > now}
+            count, until = self._counts.get(key, (0, now + seconds))
+            self._counts[key] = (count + 1, until)
+            return count + 1
+
+
+class _RedisDown(Exception):
+    """Raised inside `BatchedCounts` when a sync cannot reach Redis."""
+
+
+class BatchedCounts(LocalCounts):
+    """Fixed-window counters shared through Redis, synced in batches to spare a round trip per request.
+
+    Each process counts locally and adds its pending count to Redis (one INCRBY) every `every` requests
+    of a key, or when `seconds` passed since its last sync; in between it adds its own requests to the
+    last total Redis gave it. A limit can be overshot by at most (processes x `every`) in a window, so
+    `every` shrinks with the limit (a limit under 100 a window is counted exactly, one sync a request).
+    """
+
+    def __init__(self, gate: Any, every: int, seconds: float = 0.25, clock: Callable[[], float] = time.monotonic):
+        super().__init__(clock)
+        self.gate, self.every, self.seconds = gate, max(1, every), seconds
+        self._synced: dict[str, tuple[int, int, float]] = {}
+
+    def call(self, use: Callable[[Any], Any]) -> Any:
+        try:
+            return use(self)
+        except _RedisDown:
+            return None
+
+    def incr(self, key: str, seconds: int) -> int:
+        now = self.clock()
+        with self._lock:
+            if len(self._synced) > 10_000:
+                self._synced = {k: v for k, v in self._synced.items() if now - v[2] < 2 * seconds}
+            total, pending, synced_at = self._synced.get(key, (0, 0, float("-inf")))
+            pending += 1
+            if pending >= self.every or now - synced_at >= self.seconds:
+                total, pending, synced_at = self._push(key, pending, seconds), 0, now
+            self._synced[key] = (total, pending, synced_at)
+            return total + pending
+
+    def _push(self, key: str, pending: int, seconds: int) -> int:
+        def add(redis: Any) -> int:
+            with redis.pipeline() as pipe:
+                return int(pipe.incrby(key, pending).expire(key, seconds).execute()[0])
+        total = self.gate.call(add)
+        if total is None:
+            raise _RedisDown()
+        return total
+
+
+class _LocalPipe:
+    def __init__(self, counts: LocalCounts):
+        self.counts, self.key, self.seconds = counts, "", 1
+
+    def __enter__(self) -> "_LocalPipe":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def incr(self, key: str) -> "_LocalPipe":
+        self.key = key
+        return self
+
+    def expire(self, key: str, seconds: int) -> "_LocalPipe":
+        self.seconds = seconds
+        return self
+
+    def execute(self) -> list[Any]:
+        return [self.counts.incr(self.key, self.seconds), True]
+
+
+def _guarded() -> bool:
+    return request.method != "OPTIONS" and request.path.startswith("/v1/")
+
+
+def _identify(config: Any, keys: KeyBook) -> str:
+    if not config.api_keys_required:
+        return f"ip:{request.remote_addr}"
+    key = request.headers.get(HEADER, "").strip()
+    tenant = keys.tenant(key) if 0 < len(key) <= 200 else None
+    if tenant is None:
+        raise ApiKeyRequired(f"send a valid API key in the {HEADER} header")
+    g.tenant = tenant
+    return f"key:{key_digest(key)[:32]}"
+
+
+def init_app(app: Flask) -> None:
+    """Check API keys and count requests before every /v1 view; add RateLimit-* headers after."""
+    config = app.extensions["referee.config"]
+    gate = app.extensions["referee.redis"]
+    keys = KeyBook(gate)
+    rate = parse_rate(config.rate_limit) if (not config.testing or config.limits_in_testing) else None
+    counter = LocalCounts() if gate.embedded else BatchedCounts(gate, every=min(50, rate[0] // 100) if rate else 1)
+    app.extensions["referee.apikeys"] = keys
+
+    @app.before_request
+    def admit() -> None:
+        if not _guarded():
+            return
+        identity = _identify(config, keys)
+        window = hit(counter, identity, rate) if rate else None
+        g.rate_window = window
+        if window is not None and window.exceeded:
+            raise TooManyRequests(f"rate limit of {config.rate_limit} exceeded; retry in {window.reset} s",
+                                  retry_after=window.reset)
+
+    @app.after_request
+    def rate_headers(response: Response) -> Response:
+        window = g.get("rate_window")
+        if window is not None:
+            response.headers.update({"RateLimit-Limit": str(window.limit),
+                                     "RateLimit-Remaining": str(max(window.remaining, 0)),
+                                     "RateLimit-Reset": str(window.reset)})
+        return response
+
+
+def redis_for_cli() -> Any:
+    """The Redis client of an app built from the environment (for the `apikey` command)."""
+    from service.app import create_app
+
+    app = create_app()
+    with app.app_context():
+        return current_app.extensions["referee.redis"].redis()

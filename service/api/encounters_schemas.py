@@ -1,0 +1,158 @@
+"""Schemas of /v1/encounters: shapes only; the ruleset's engine checks states and declarations."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import seed_field
+from service.api.tactical.state_schemas import (CombatantStateSchema, DeclarationSchema, EncounterOptionsSchema,
+                                                EncounterStateSchema)
+
+MAX_DECLARATIONS = 400
+EXAMPLE_COMBATANT = {
+    "id": "knight", "side": "red",
+    "attributes": {"STR": 16, "mSTA": 14, "CND": 15, "AGL": 12, "HRT": 14, "P-RES": 11},
+    "mods": {"AWA": 1, "HRT": 0},
+    "weapons": [{"name": "sword", "av": 70, "parry": 45, "size": 6, "weight_class": 2}],
+    "dodge_dv": 20, "armor": [{"type": "doublemail", "dr": 20, "durability": 40}, {"type": "padded"}],
+    "position": {"x": 0, "y": 0}, "facing": 0,
+}
+EXAMPLE_DECLARATION = {"combatant": "knight", "action": "attack", "target": "bandit-1", "weapon": 0}
+
+
+def combatants_field(**kwargs) -> fields.List:
+    return fields.List(fields.Nested(CombatantStateSchema),
+                       metadata={"description": "Combatants in the ruleset's encounter format.",
+                                 "example": [EXAMPLE_COMBATANT]}, **kwargs)
+
+
+def declarations_field(**kwargs) -> fields.List:
+    return fields.List(fields.Nested(DeclarationSchema), validate=validate.Length(max=MAX_DECLARATIONS),
+                       metadata={"description": "What each combatant does in the next segment (checked by the "
+                                                "ruleset's engine).", "example": [EXAMPLE_DECLARATION]}, **kwargs)
+
+
+def state_field(**kwargs) -> fields.Dict:
+    return fields.Nested(EncounterStateSchema,
+                         metadata={"description": "The encounter state: `combatants`, `options`, `segment`.",
+                                 "example": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT]}},
+                       **kwargs)
+
+
+class EncounterCreateSchema(Schema):
+    """A new encounter: its ruleset, rule options and combatants."""
+
+    ruleset = fields.String(load_default="tactical", validate=validate.Length(1, 64),
+                            metadata={"description": "Ruleset id (one whose engine runs encounters)."})
+    options = fields.Nested(EncounterOptionsSchema, load_default=dict,
+                            metadata={"description": "Rule options of the encounter.",
+                                      "example": {"task_resolution": "ratio"}})
+    combatants = combatants_field(required=True, validate=validate.Length(1, 1000))
+
+
+class EncounterCombatantSchema(CombatantStateSchema):
+    """One combatant in the ruleset's encounter format."""
+
+
+class EncounterCombatantReplaceSchema(CombatantStateSchema):
+    """A replacement combatant; `id`, when sent, must be the one in the path."""
+
+    id = fields.String(validate=validate.Length(1, 64))
+
+
+class EncounterDeclarationsSchema(Schema):
+    declarations = declarations_field(required=True)
+
+
+class EncounterSegmentRequestSchema(Schema):
+    seed = seed_field()
+    declarations = declarations_field(load_default=None, allow_none=True)
+
+
+class EncounterEventsQuerySchema(Schema):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+
+
+class EncounterStreamQuerySchema(Schema):
+    since = fields.Integer(validate=validate.Range(0, 10**15),
+                           metadata={"description": "Replay the events after this `seq` first "
+                                                    "(like `Last-Event-ID`); default: only new events."})
+    token = fields.String(validate=validate.Length(1, 200),
+                          metadata={"description": "The encounter token, for EventSource clients that cannot "
+                                                   "send an Authorization header."})
+
+
+class EncounterLinksSchema(Schema):
+    self = fields.String(required=True)
+    combatants = fields.String(required=True)
+    declarations = fields.String(required=True)
+    segments = fields.String(required=True)
+    events = fields.String(required=True)
+    undo = fields.String(required=True)
+    stream = fields.String(required=True)
+
+
+class EncounterSchema(Schema):
+    """An encounter: its state, pending declarations and version (also its ETag)."""
+
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True)
+    segment = fields.Integer(required=True, metadata={"description": "Segments resolved so far."})
+    state = state_field(required=True)
+    declarations = declarations_field(required=True)
+    links = fields.Nested(EncounterLinksSchema, required=True)
+
+
+class EncounterCreatedSchema(EncounterSchema):
+    token = fields.String(required=True, metadata={"description": "Send as `Authorization: Bearer <token>` on "
+                                                                  "every later call; shown only once."})
+
+
+class EncounterCombatantListSchema(Schema):
+    version = fields.Integer(required=True)
+    combatants = combatants_field(required=True)
+
+
+class EncounterCombatantOutSchema(Schema):
+    version = fields.Integer(required=True)
+    combatant = fields.Dict(required=True, metadata={"example": EXAMPLE_COMBATANT})
+
+
+class EncounterDeclarationsOutSchema(Schema):
+    version = fields.Integer(required=True)
+    declarations = declarations_field(required=True)
+
+
+class EncounterSegmentSchema(Schema):
+    """One resolved segment: its number, the seed used, its events and the state after it."""
+
+    segment = fields.Integer(required=True)
+    seed = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True,
+                         metadata={"description": "Events in order; each has `segment` and `seq`."})
+    state = state_field(required=True)
+    version = fields.Integer(required=True)
+    links = fields.Nested(EncounterLinksSchema, required=True)
+
+
+class EncounterEventPageSchema(Schema):
+    items = fields.List(fields.Dict(), required=True)
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    next = fields.String(required=True, allow_none=True)
+
+
+class SegmentResolveRequestSchema(Schema):
+    """A stateless segment: the whole encounter state comes with the request."""
+
+    state = state_field(required=True)
+    declarations = declarations_field(load_default=list)
+    seed = seed_field()
+
+
+class SegmentResolvedSchema(Schema):
+    events = fields.List(fields.Dict(), required=True)
+    state = state_field(required=True)
+    seed = fields.Integer(required=True)

@@ -1,0 +1,159 @@
+"""/v1/simulations: Monte Carlo batches of `tactical` fights as background jobs (Celery on Redis)."""
+from __future__ import annotations
+
+import functools
+import json
+import time
+from typing import Any, Callable, Iterator
+
+from flask import Response, current_app, request, stream_with_context
+from service.api.blueprint import Blueprint
+from kombu.exceptions import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
+from werkzeug.exceptions import Conflict, ServiceUnavailable
+
+from service.api.auth import current_tenant
+from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
+from service.jobs import submit as jobs_submit
+from service.jobs.store import TERMINAL, progress
+from service.jobs.wiring import jobs_of
+from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
+from service.sim.plots import PLOTS, svg
+
+blp = Blueprint("simulations", __name__, description="Monte Carlo simulation of whole fights, as jobs.")
+STREAM_SECONDS = 60.0
+STREAM_EVERY = 0.5
+
+
+def redis_required(view: Callable) -> Callable:
+    """Answer 503 when Redis (job store or broker) cannot be reached."""
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return view(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeout, OperationalError) as error:
+            raise ServiceUnavailable("The job store (Redis) is unreachable; try again later.") from error
+    return wrapper
+
+
+@blp.post("")
+@blp.arguments(SimulationRequestSchema)
+@blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(503, response="DEFAULT_ERROR")
+@redis_required
+def start(body: dict) -> tuple[dict, int, dict]:
+    """Start a simulation of `trials` fights; poll the Location for progress and the result."""
+    matchup = _matchup(body)
+    limit = current_app.extensions["referee.config"].max_trials
+    if body["trials"] > limit:
+        raise OutOfRange(f"trials must be at most {limit}", ("trials",))
+    jobs = jobs_of()
+    job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
+                                                  body.get("seed"), body.get("chunk_size"),
+                                                  current_tenant()))
+    return _view(job), 202, {"Location": _links(job["id"])["self"]}
+
+
+@blp.get("/<string:job_id>")
+@blp.response(200, SimulationSchema)
+@blp.alt_response(404, response="NOT_FOUND")
+@redis_required
+def status(job_id: str) -> dict:
+    """A simulation's state, progress and (once done) its result."""
+    return _view(_job(job_id))
+
+
+@blp.delete("/<string:job_id>")
+@blp.response(202, SimulationSchema)
+@blp.alt_response(204, description="The job had already ended; nothing to cancel.")
+@blp.alt_response(404, response="NOT_FOUND")
+@redis_required
+def cancel(job_id: str) -> Any:
+    """Cancel a queued or running simulation."""
+    jobs, job = jobs_of(), _job(job_id)
+    if job["state"] in TERMINAL:
+        return Response(status=204)
+    jobs_submit.cancel(jobs.celery, jobs.store(), job)
+    return _view(_job(job_id))
+
+
+@blp.get("/<string:job_id>/stream")
+@blp.doc(responses={"200": {"description": "Server-sent `progress` events until the job ends (at most "
+                                           "60 s; reconnect for more).",
+                            "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.alt_response(404, response="NOT_FOUND")
+@redis_required
+def stream(job_id: str) -> Response:
+    """Progress of a simulation as server-sent events."""
+    _job(job_id)
+    store = jobs_of().store()
+    return Response(stream_with_context(_events(store, job_id)), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@blp.get("/<string:job_id>/plots/<string:name>.svg")
+@blp.doc(responses={"200": {"description": "The chart as SVG.",
+                            "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
+@blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(409, response="DEFAULT_ERROR")
+@redis_required
+def plot(job_id: str, name: str) -> Response:
+    """A chart of a finished simulation: `segments`, `wins` or `wounds`."""
+    if name not in PLOTS:
+        raise NotFound(f"no plot named {name!r}; try one of {sorted(PLOTS)}")
+    job = _job(job_id)
+    if job["state"] != "done":
+        raise Conflict(f"the simulation is {job['state']}; plots exist once it is done")
+    return Response(svg(name, job["result"]), mimetype="image/svg+xml")
+
+
+def _events(store: Any, job_id: str) -> Iterator[str]:
+    deadline = time.monotonic() + STREAM_SECONDS
+    while True:
+        job = store.get(job_id)
+        if job is None:
+            return
+        yield f"event: progress\ndata: {json.dumps({'state': job['state'], **progress(job)})}\n\n"
+        if job["state"] in TERMINAL or time.monotonic() > deadline:
+            return
+        time.sleep(STREAM_EVERY)
+
+
+def _matchup(body: dict) -> dict:
+    if ("matchup" in body) == ("encounter_id" in body):
+        raise Contradiction("send exactly one of matchup and encounter_id", ("matchup",))
+    if "matchup" in body:
+        return body["matchup"]
+    from service.jobs.encounters import matchup_of
+
+    return matchup_of(body["encounter_id"], request.headers.get("Authorization", ""))
+
+
+def _with_prefix(call: Callable[[], dict]) -> dict:
+    """Domain errors about the matchup name their field from the request body's root."""
+    try:
+        return call()
+    except RulesError as error:
+        if error.field and error.field[0] != "matchup":
+            error.field = ("matchup", *error.field)
+        raise
+
+
+def _job(job_id: str) -> dict:
+    job = jobs_of().store().get(job_id)
+    tenant = current_tenant()
+    if job is None or (tenant is not None and job.get("tenant") != tenant):
+        raise NotFound(f"no simulation {job_id!r} (unknown or expired)")
+    return job
+
+
+def _links(job_id: str) -> dict:
+    base = f"/v1/simulations/{job_id}"
+    return {"self": base, "stream": f"{base}/stream", "plots": {n: f"{base}/plots/{n}.svg" for n in PLOTS}}
+
+
+def _view(job: dict) -> dict:
+    return {**{k: job[k] for k in ("id", "state", "trials", "seed", "chunk_size", "chunks")},
+            "progress": progress(job), "result": job.get("result"), "error": job.get("error"),
+            "links": _links(job["id"])}

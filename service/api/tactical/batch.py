@@ -1,0 +1,72 @@
+"""POST /v1/tactical/batch: run many calculator requests in one call, each as its own endpoint would.
+
+Every item goes through the same load schema, view function and dump schema as its single endpoint
+(the views are called undecorated, so nothing is re-parsed from the HTTP request); a refused item
+gets that endpoint's problem body and status, and never stops the other items.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+from flask import current_app
+from service.api.blueprint import Blueprint
+from marshmallow import Schema, ValidationError
+
+from service.api.errors import problem_body, rules_body, validation_body
+from service.api.tactical import contests, damage, movement, to_hit
+from service.api.tactical import contests_schemas as cs, damage_schemas as ds
+from service.api.tactical import movement_schemas as ms, to_hit_schemas as ts
+from service.api.tactical.batch_schemas import BatchRequestSchema, BatchSchema
+from service.rules.errors import OutOfRange, RulesError
+
+blp = Blueprint("tactical-batch", __name__, description="Many calculator requests in one call.")
+
+
+def _op(load: type[Schema], view: Callable[[dict], Any], dump: type[Schema]) -> tuple:
+    return load(), inspect.unwrap(view), dump()
+
+
+OPS: dict[str, tuple[Schema, Callable[[dict], Any], Schema]] = {
+    "to-hit": _op(ts.ToHitRequestSchema, to_hit.to_hit, ts.ToHitSchema),
+    "range": _op(ts.RangeRequestSchema, to_hit.range_band, ts.RangeSchema),
+    "damage": _op(ds.DamageRequestSchema, damage.damage, ds.DamageResultSchema),
+    "armor-wear": _op(ds.ArmorWearRequestSchema, damage.armor_wear, ds.ArmorWearResultSchema),
+    "pulse": _op(ms.PulseItemSchema, movement.pulse_body, ms.PulseSchema),
+    "falling": _op(ms.FallingRequestSchema, movement.post_falling, ms.FallingSchema),
+    "initiative": _op(cs.InitiativeRequestSchema, contests.initiative, cs.InitiativeSchema),
+    "surprise": _op(cs.SurpriseRequestSchema, contests.surprise, cs.SurpriseSchema),
+    "contest": _op(cs.ContestRequestSchema, contests.contest, cs.ContestSchema),
+}
+
+
+def run(op: str, body: dict) -> tuple[int, dict]:
+    """One item: (200, the endpoint's answer) or (its error status, its problem body)."""
+    load, view, dump = OPS[op]
+    instance = {"instance": f"/v1/tactical/{op}"}
+    try:
+        return 200, dump.dump(view(load.load(body)))
+    except ValidationError as error:
+        return 422, {**validation_body(error.messages), **instance}
+    except RulesError as error:
+        return error.status, {**rules_body(error), **instance}
+    except Exception as error:  # a bug in one item is logged and answered as that item's 500, not the batch's
+        current_app.logger.exception("batch item failed", exc_info=error)
+        return 500, problem_body(500, "Internal Server Error", "The server could not complete this item.",
+                                 **instance)
+
+
+@blp.post("/batch")
+@blp.arguments(BatchRequestSchema)
+@blp.response(200, BatchSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def batch(body: dict) -> dict:
+    """Run up to `max_batch_items` calculator requests; each result has its own status and body."""
+    limit = current_app.extensions["referee.config"].max_batch_items
+    if len(body["items"]) > limit:
+        raise OutOfRange(f"a batch holds at most {limit} items", ("items",))
+    results = []
+    for item in body["items"]:
+        status, answer = run(item["op"], item["body"])
+        results.append({"id": item["id"], "op": item["op"], "status": status, "body": answer})
+    return {"results": results}

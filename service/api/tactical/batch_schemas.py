@@ -1,0 +1,40 @@
+"""Shapes of POST /v1/tactical/batch: many calculator requests in one call, answered item by item."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import JsonInteger
+
+OPS = ("to-hit", "range", "damage", "armor-wear", "pulse", "falling", "initiative", "surprise", "contest")
+HARD_LIMIT = 1000  # the schema's bound; the deployment's `max_batch_items` (default 100) is checked in the view
+
+
+class BatchItemSchema(Schema):
+    """One calculator request: which calculator, and the body its own endpoint takes."""
+
+    id = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=100),
+                       metadata={"description": "Your id for this item, echoed in its result."})
+    op = fields.String(required=True, validate=validate.OneOf(OPS),
+                       metadata={"description": "The calculator: the last part of its /v1/tactical path "
+                                                "(`pulse` takes one speed: mph, scale, verbatim)."})
+    body = fields.Dict(keys=fields.String(), required=True,
+                       metadata={"description": "The request body the calculator's own endpoint takes."})
+
+
+class BatchRequestSchema(Schema):
+    items = fields.List(fields.Nested(BatchItemSchema), required=True,
+                        validate=validate.Length(1, HARD_LIMIT),
+                        metadata={"description": "1 to `max_batch_items` (default 100) requests."})
+
+
+class BatchResultItemSchema(Schema):
+    """One item's answer: its endpoint's normal body (status 200), or that endpoint's problem body."""
+
+    id = fields.String(allow_none=True, required=True)
+    op = fields.String(required=True)
+    status = JsonInteger(required=True, metadata={"description": "200, or the error status (usually 422)."})
+    body = fields.Dict(required=True)
+
+
+class BatchSchema(Schema):
+    results = fields.List(fields.Nested(BatchResultItemSchema), required=True)

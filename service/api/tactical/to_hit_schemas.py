@@ -1,0 +1,186 @@
+"""Schemas of /v1/tactical/to-hit and /v1/tactical/range: shapes and bounds only (rules live in the domain)."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
+from service.rules.tactical.ranged import BANDS, WEAPON_NAMES
+from service.rules.tactical.task_resolution import METHODS
+
+SCORE = validate.Range(-10_000, 10_000)
+PENALTY = validate.Range(0, 10_000)
+USES = validate.Range(1, 100)
+DISTANCE = validate.Range(0, 100_000)
+
+
+def _int(default: Any = None, bounds: validate.Range = SCORE, text: str = "", **kw: Any) -> fields.Integer:
+    extra = {"load_default": default} if default is not None else {"required": True}
+    return JsonInteger(validate=bounds, metadata={"description": text}, **extra, **kw)
+
+
+def _float(bounds: validate.Range, text: str, default: float | None = None) -> fields.Float:
+    extra = {"load_default": default} if default is not None else {"required": True}
+    return JsonFloat(allow_nan=False, validate=bounds, metadata={"description": text}, **extra)
+
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+
+
+def _defaults(schema: type[Schema]) -> dict[str, Any]:
+    """A nested block's defaults, worked out once per schema class (not once per request)."""
+    if schema not in _DEFAULTS:
+        _DEFAULTS[schema] = schema().load({})
+    return dict(_DEFAULTS[schema])
+
+class Whole(fields.Float):
+    """A number shown as an integer when it is whole (60, not 60.0), else as a float (57.5)."""
+
+    def _format_num(self, value: Any) -> Any:
+        number = float(value)
+        return int(number) if number.is_integer() else number
+
+
+class BreakpointTableSchema(Schema):
+    """A caller's Task Resolution Table: AV and DV breakpoints (ascending) and one row of chances per AV."""
+
+    av = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
+                     required=True, validate=validate.Length(1, 1000))
+    dv = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
+                     required=True, validate=validate.Length(1, 1000))
+    chances = fields.List(fields.List(JsonInteger(validate=validate.Range(0, 100))),
+                          required=True, validate=validate.Length(1, 1000),
+                          metadata={"description": "chances[i][j]: percent at av[i], dv[j]."})
+
+
+class TaskResolutionSchema(Schema):
+    """Which Task Resolution Table to use (RULINGS 4)."""
+
+    method = fields.String(load_default="ratio", validate=validate.OneOf(METHODS),
+                           metadata={"description": "ratio (Referee's default), linear, or table."})
+    table = fields.Nested(BreakpointTableSchema, metadata={"description": "Required iff method is table."})
+
+
+class ThrownObjectSchema(Schema):
+    """A non-weapon object thrown on a hurled weapon's ranges (A40); size and height in one unit."""
+
+    size = _float(validate.Range(0, 10_000, min_inclusive=False), "Object size.")
+    height = _float(validate.Range(0, 10_000, min_inclusive=False), "Thrower's height (same unit as size).")
+    weight_pounds = _float(validate.Range(0, 1_000_000, min_inclusive=False), "Object weight in lb.")
+    light_enc = _float(validate.Range(0, 1_000_000, min_inclusive=False), "Thrower's Light ENC limit in lb.")
+
+
+class RangeShotSchema(Schema):
+    """Weapon, shooter's STR, distance and target elevation, in the weapon's unit (yd or ft)."""
+
+    weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES))
+    strength = _int(13, validate.Range(0, 100), "Shooter's STR (ignored by crossbows).")
+    distance = _float(DISTANCE, "Distance to the target in the weapon's unit.")
+    elevation = _float(validate.Range(-100_000, 100_000), "Target height above the shooter (below: no effect).",
+                       0)
+    object = fields.Nested(ThrownObjectSchema, metadata={"description": "A thrown non-weapon object (hurled only)."})
+
+
+class RangedTargetSchema(Schema):
+    """What a ranged target offers (RULINGS 8)."""
+
+    aware = JsonBoolean(load_default=True)
+    dodge_dv = _int(0, validate.Range(0, 10_000), "Dodge DV incl. cover and Acrobat bonus (aware).")
+    agl_mod = _int(0, validate.Range(-100, 100), "AGL att. mod. (unaware, in motion).")
+    moving_mph = _float(validate.Range(0, 1_000), "Speed moving point to point.", 0)
+    shield_bonus = _int(0, validate.Range(0, 1_000), "Shield coverage bonus.")
+    in_motion = JsonBoolean(load_default=False, metadata={"description": "Busy with something that keeps "
+                                                                             "it moving."})
+
+
+class RangedShotSchema(RangeShotSchema):
+    target = fields.Nested(RangedTargetSchema, load_default=lambda: _defaults(RangedTargetSchema))
+
+
+class ToHitOptionsSchema(Schema):
+    heroic = JsonBoolean(load_default=True, metadata={"description": "Heroic Effects (RULINGS 6)."})
+    bumble = JsonBoolean(load_default=True, metadata={"description": "Bumbles (RULINGS 6)."})
+
+
+class ToHitRequestSchema(Schema):
+    """AV against either a melee `dv` or a `ranged` shot (exactly one), with the situation around it."""
+
+    av = _int(text="Attacker's weapon AV.")
+    dv = JsonInteger(validate=SCORE,
+                        metadata={"description": "Defence DV (melee); give this or `ranged`."})
+    ranged = fields.Nested(RangedShotSchema, metadata={"description": "A ranged shot; give this or `dv`."})
+    task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: _defaults(TaskResolutionSchema))
+    attack_use = _int(1, USES, "n-th use of the attack skill this CS (RULINGS 7).")
+    defence_use = _int(1, USES, "n-th use of this defence this CS (RULINGS 7).")
+    free_defence_uses = _int(1, USES, "Uses before halving starts (RULINGS 7).")
+    reprisal_same_weapon = JsonBoolean(load_default=False, metadata={
+        "description": "Defending a Reprisal with the weapon that just missed (halves its DV)."})
+    surprise_penalty = _int(0, PENALTY, "Surprise penalty off the defence DV.")
+    attacker_stun_penalty = _int(0, PENALTY)
+    defender_stun_penalty = _int(0, PENALTY)
+    options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema))
+    roll = JsonInteger(validate=validate.Range(1, 100),
+                          metadata={"description": "Your own d100 (1..100, 00 = 100); a roll is made only "
+                                                   "when this or `seed` is given."})
+    seed = seed_field()
+
+
+class RangeRequestSchema(RangeShotSchema):
+    """A ranged weapon, STR, distance and elevation (and maybe a thrown object)."""
+
+
+class RangeLimitsSchema(Schema):
+    point_blank = JsonInteger(required=True)
+    short = Whole(required=True)
+    medium = Whole(required=True)
+    long = Whole(required=True)
+    maximum = JsonInteger(required=True, allow_none=True)
+
+
+class RangeShareSchema(Schema):
+    band = fields.String(required=True, validate=validate.OneOf(BANDS[1:]))
+    share = JsonInteger(required=True)
+
+
+class RangeReadingSchema(Schema):
+    """Band, limits and the range DV modifier with its per-band shares (RULINGS 9, A9)."""
+
+    weapon = fields.String(required=True)
+    unit = fields.String(required=True, validate=validate.OneOf(["yd", "ft"]))
+    band = fields.String(required=True, validate=validate.OneOf(BANDS))
+    limits = fields.Nested(RangeLimitsSchema, required=True)
+    dv_modifier = JsonInteger(required=True)
+    band_shares = fields.List(fields.Nested(RangeShareSchema), required=True)
+    object_factor = Whole(allow_none=True, metadata={"description": "A40 multiplier, null when none."})
+    too_close = JsonBoolean(required=True, metadata={
+        "description": "The figures are under 5 ft apart, too close for ranged combat: the calculators still "
+                       "answer, a Combat Segment refuses the shot."})
+
+
+class RangeSchema(RangeReadingSchema):
+    trace = trace_field()
+
+
+class OutcomeProbabilitiesSchema(Schema):
+    heroic = JsonFloat(required=True)
+    success = JsonFloat(required=True)
+    failure = JsonFloat(required=True)
+    bumble = JsonFloat(required=True)
+
+
+class ToHitSchema(Schema):
+    """The chance, Heroic/Bumble edges and exact outcome odds; the roll and outcome when dice were asked for."""
+
+    av = JsonInteger(required=True)
+    dv = JsonInteger(required=True)
+    chance_percent = JsonInteger(required=True)
+    heroic_max_roll = JsonInteger(required=True)
+    bumble_min_roll = JsonInteger(required=True)
+    probabilities = fields.Nested(OutcomeProbabilitiesSchema, required=True)
+    range = fields.Nested(RangeReadingSchema, required=True, allow_none=True)
+    roll = fields.Nested(RollSchema)
+    outcome = fields.String(validate=validate.OneOf(["heroic", "success", "failure", "bumble"]))
+    seed = JsonInteger(allow_none=True)
+    trace = trace_field()

