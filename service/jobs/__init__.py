@@ -1,0 +1,1 @@
+"""Background simulation jobs: a Celery app on Redis, thin JSON tasks, job records in Redis."""

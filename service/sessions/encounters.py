@@ -1,0 +1,151 @@
+"""Encounter use cases: a ruleset's engine checks every change before the repository stores it.
+
+Seed "The Order of Play each CS": declarations are gathered for the next Combat Segment, then the
+segment is resolved as a whole. Bad input raises RulesError (with the field path as seen from the
+request body) before anything is written, so a refused request never changes the stored encounter.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any, Callable
+
+from service.rules import registry
+from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError, UnknownName
+from service.sessions.records import Encounter, Segment
+
+Combatant = dict[str, Any]
+
+
+def engine_of(ruleset: str, field: tuple = ("ruleset",)) -> Any:
+    """The encounter engine of `ruleset` (UnknownName when there is no such ruleset or it has none)."""
+    try:
+        engine = registry.get(ruleset).engine
+    except NotFound:
+        engine = None
+    if engine is None:
+        raise UnknownName(f"ruleset {ruleset!r} cannot run encounters", field)
+    return engine
+
+
+def fresh_seed() -> int:
+    """A seed for a segment the caller did not seed (echoed back so it can be replayed)."""
+    return secrets.randbits(63)
+
+
+class Encounters:
+    """Create, change, resolve and undo encounters held by `repository` (Redis or the in-memory twin)."""
+
+    def __init__(self, repository: Any, max_combatants: int = 200):
+        self.repository = repository
+        self.max_combatants = max_combatants
+
+    def create(self, ruleset: str, options: dict, combatants: list[Combatant]) -> tuple[Encounter, str]:
+        """A new encounter from its options and combatants; returns it and its token."""
+        engine = engine_of(ruleset)
+        self._limit(len(combatants), ("combatants",))
+        state = engine.write_state(engine.read_state({"combatants": combatants, "options": options}))
+        return self.repository.create(ruleset, state)
+
+    def get(self, encounter_id: str, token: str) -> Encounter:
+        """The encounter as stored."""
+        return self.repository.get(encounter_id, token)
+
+    def combatant(self, encounter_id: str, token: str, combatant_id: str) -> Combatant:
+        """One combatant of the encounter (404 when there is none with this id)."""
+        return _find(self.get(encounter_id, token).state, combatant_id)[1]
+
+    def add_combatant(self, encounter_id: str, token: str, combatant: Combatant,
+                      expected: int | None = None) -> tuple[Encounter, Combatant]:
+        """Add one combatant; the whole encounter is checked again."""
+        def change(current: Encounter) -> list[Combatant]:
+            combatants = current.state["combatants"]
+            self._limit(len(combatants) + 1, ("combatants",))
+            return [*combatants, combatant]
+        new = self._combatants(encounter_id, token, change, expected)
+        return new, new.state["combatants"][-1]
+
+    def replace_combatant(self, encounter_id: str, token: str, combatant_id: str, combatant: Combatant,
+                          expected: int | None = None) -> tuple[Encounter, Combatant]:
+        """Replace one combatant (its `id` may be left out; a different one is refused)."""
+        if combatant.setdefault("id", combatant_id) != combatant_id:
+            raise Contradiction("the body's id differs from the id in the path", ("id",))
+        def change(current: Encounter) -> list[Combatant]:
+            index, _ = _find(current.state, combatant_id)
+            combatants = list(current.state["combatants"])
+            combatants[index] = combatant
+            return combatants
+        new = self._combatants(encounter_id, token, change, expected)
+        return new, _find(new.state, combatant_id)[1]
+
+    def remove_combatant(self, encounter_id: str, token: str, combatant_id: str,
+                         expected: int | None = None) -> Encounter:
+        """Remove one combatant (an encounter keeps at least one)."""
+        def change(current: Encounter) -> list[Combatant]:
+            _find(current.state, combatant_id)
+            return [c for c in current.state["combatants"] if c.get("id") != combatant_id]
+        return self._combatants(encounter_id, token, change, expected, remap=False)
+
+    def declare(self, encounter_id: str, token: str, declarations: list[dict],
+                expected: int | None = None) -> Encounter:
+        """Store the declarations for the next segment, checked against the encounter."""
+        def change(current: Encounter) -> tuple[dict, list]:
+            engine = engine_of(current.ruleset)
+            return current.state, engine.check_declarations(engine.read_state(current.state), declarations)
+        return self.repository.update(encounter_id, token, change, expected)
+
+    def resolve(self, encounter_id: str, token: str, seed: int | None = None,
+                declarations: list[dict] | None = None,
+                expected: int | None = None) -> tuple[Encounter, list[dict], Segment]:
+        """Resolve the next segment with the pending declarations (or `declarations` instead)."""
+        seed = fresh_seed() if seed is None else seed
+        done: list[Segment] = []
+        def compute(current: Encounter) -> Segment:
+            done.append(resolve_once(current.ruleset, current.state,
+                                     current.declarations if declarations is None else declarations, seed))
+            return done[-1]
+        new, events = self.repository.resolve(encounter_id, token, compute, expected)
+        return new, events, done[-1]
+
+    def _combatants(self, encounter_id: str, token: str, change: Callable[[Encounter], list[Combatant]],
+                    expected: int | None, remap: bool = True) -> Encounter:
+        def write(current: Encounter) -> tuple[dict, list]:
+            combatants = change(current)
+            engine = engine_of(current.ruleset)
+            try:
+                state = engine.read_state({**current.state, "combatants": combatants})
+            except RulesError as error:
+                raise _from_combatant(error) if remap else error
+            return engine.write_state(state), current.declarations
+        return self.repository.update(encounter_id, token, write, expected)
+
+    def _limit(self, count: int, field: tuple) -> None:
+        if count > self.max_combatants:
+            raise OutOfRange(f"an encounter holds at most {self.max_combatants} combatants", field)
+
+
+def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed: int,
+                 path: tuple = ()) -> Segment:
+    """One segment of `state_json` with `declarations` and dice seeded by `seed` (nothing stored)."""
+    engine = engine_of(ruleset)
+    state = engine.read_state(state_json, path)
+    checked = engine.check_declarations(state, declarations, ("declarations",))
+    events, after = engine.resolve_segment(state, checked, random.Random(seed))
+    new_state = engine.write_state(after)
+    number = max(int(new_state.get("segment", 0)), int(state_json.get("segment", 0)) + 1)
+    return Segment(number, seed, list(events), new_state)
+
+
+def _find(state: dict, combatant_id: str) -> tuple[int, Combatant]:
+    for index, combatant in enumerate(state["combatants"]):
+        if combatant.get("id") == combatant_id:
+            return index, combatant
+    raise NotFound(f"no combatant {combatant_id!r} in this encounter", ("combatant_id",))
+
+
+def _from_combatant(error: RulesError) -> RulesError:
+    """A changed combatant's errors name fields of the request body (the combatant), not of the state."""
+    field = tuple(error.field or ())
+    if len(field) >= 2 and field[0] == "combatants" and isinstance(field[1], int):
+        error.field = field[2:] or None
+    return error

@@ -1,0 +1,145 @@
+"""An in-memory twin of `RedisEncounters` for unit tests: same interface, same optimistic concurrency.
+
+A write reads a snapshot under the lock, computes outside it, and commits under the lock only if the
+encounter's version did not move meanwhile (else Conflict / VersionMismatch), like WATCH + MULTI/EXEC.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from service.sessions import records
+from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
+from service.sessions.records import Encounter, Segment
+from service.sessions.repository import check_version
+
+
+@dataclass
+class _Slot:
+    digest: str
+    encounter: Encounter
+    expires: float
+    tenant: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    undo: list[dict[str, Any]] = field(default_factory=list)  # newest first
+
+
+class MemoryEncounters:
+    """Encounters in a dict; `clock` is injectable so tests can expire them."""
+
+    def __init__(self, ttl: int = 24 * 3600, clock: Callable[[], float] = time.monotonic):
+        self.ttl, self.clock = ttl, clock
+        self._slots: dict[str, _Slot] = {}
+        self._changed = threading.Condition()
+        self.tenant: str | None = None
+
+    def for_tenant(self, tenant: str | None) -> "MemoryEncounters":
+        """This store as seen by `tenant` (same slots): new encounters are theirs, others' are not found."""
+        scoped = copy.copy(self)
+        scoped.tenant = tenant
+        return scoped
+
+    def create(self, ruleset: str, state: dict[str, Any]) -> tuple[Encounter, str]:
+        """Store a new encounter; returns it and its token."""
+        encounter, token = Encounter(records.new_id(), ruleset, 1, state, []), records.new_token()
+        with self._changed:
+            self._slots[encounter.id] = _Slot(records.digest(token), encounter, self.clock() + self.ttl,
+                                              self.tenant)
+        return copy.deepcopy(encounter), token
+
+    def get(self, encounter_id: str, token: str) -> Encounter:
+        """The encounter (refreshing its TTL), or EncounterNotFound."""
+        with self._changed:
+            return copy.deepcopy(self._slot(encounter_id, token).encounter)
+
+    def update(self, encounter_id: str, token: str, change: Callable[[Encounter], tuple[dict, list]],
+               expected: int | None = None) -> Encounter:
+        """Apply `change(current) -> (state, declarations)` if nobody wrote meanwhile."""
+        current = self._snapshot(encounter_id, token, expected)
+        new = records.written(current, *change(current))
+        with self._commit(encounter_id, token, current, expected) as slot:
+            slot.encounter = new
+        return new
+
+    def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
+                expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
+        """Resolve one segment with `compute(current)`; all of it lands, or none."""
+        current = self._snapshot(encounter_id, token, expected)
+        segment = compute(current)
+        events = records.numbered(segment, current.seq)
+        new = records.resolved(current, segment, events)
+        with self._commit(encounter_id, token, current, expected) as slot:
+            slot.encounter = new
+            slot.events.extend(copy.deepcopy(events))
+            slot.undo = [records.undo_entry(current, len(events)), *slot.undo][:records.UNDO_DEPTH]
+        return new, events
+
+    def undo(self, encounter_id: str, token: str, expected: int | None = None) -> Encounter:
+        """Restore the snapshot before the last resolved segment (NothingToUndo when there is none)."""
+        with self._changed:
+            slot = self._slot(encounter_id, token)
+            check_version(slot.encounter, expected)
+            if not slot.undo:
+                raise NothingToUndo("no resolved segment to undo", ("encounter_id",))
+            entry = slot.undo.pop(0)
+            slot.encounter = records.undone(slot.encounter, entry)
+            del slot.events[len(slot.events) - entry["events"]:]
+            self._changed.notify_all()
+            return copy.deepcopy(slot.encounter)
+
+    def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
+        """End the encounter."""
+        with self._changed:
+            check_version(self._slot(encounter_id, token).encounter, expected)
+            del self._slots[encounter_id]
+            self._changed.notify_all()
+
+    def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
+        """One page of the event log and the log's length."""
+        with self._changed:
+            slot = self._slot(encounter_id, token)
+            return copy.deepcopy(slot.events[offset:offset + limit]), len(slot.events)
+
+    def events_after(self, encounter_id: str, token: str, since: int) -> list[dict[str, Any]]:
+        """Every logged event with `seq` above `since`."""
+        with self._changed:
+            return [copy.deepcopy(e) for e in self._slot(encounter_id, token).events if e["seq"] > since]
+
+    @contextmanager
+    def listen(self, encounter_id: str) -> Iterator[Callable[[float], bool]]:
+        """A `wait(timeout) -> bool` woken by any change to any encounter."""
+        def wait(timeout: float) -> bool:
+            with self._changed:
+                return self._changed.wait(timeout)
+        yield wait
+
+    def _slot(self, encounter_id: str, token: str) -> _Slot:
+        slot = self._slots.get(encounter_id)
+        now = self.clock()
+        foreign = slot is not None and self.tenant is not None and slot.tenant != self.tenant
+        if slot is None or slot.expires <= now or foreign or not records.token_matches(token, slot.digest):
+            if slot is not None and slot.expires <= now:
+                del self._slots[encounter_id]
+            raise not_found(encounter_id)
+        slot.expires = now + self.ttl
+        return slot
+
+    def _snapshot(self, encounter_id: str, token: str, expected: int | None) -> Encounter:
+        current = self.get(encounter_id, token)
+        check_version(current, expected)
+        return current
+
+    @contextmanager
+    def _commit(self, encounter_id: str, token: str, read: Encounter, expected: int | None) -> Iterator[_Slot]:
+        with self._changed:
+            slot = self._slot(encounter_id, token)
+            if slot.encounter.version != read.version:
+                if expected is not None:
+                    raise VersionMismatch("the encounter changed meanwhile; read it again")
+                raise Conflict("the encounter changed meanwhile; read it again and retry")
+            yield slot
+            self._changed.notify_all()

