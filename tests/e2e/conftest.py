@@ -30,7 +30,7 @@ def server_url(tmp_path_factory):
         try:
             requests.get(url + "/v1/rulesets", timeout=1).close()
             break
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.2)
     else:
         process.kill()
