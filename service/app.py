@@ -10,6 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.api import auth, bodies, cors, errors, logging, observability, register_blueprints
 from service.api.docs import docs_blueprint
+from service.api.json_output import FastJSONProvider
 from service.api.openapi import RefereeApi
 from service.config import Config
 from service.sessions.connection import encounter_store
@@ -24,7 +25,9 @@ API_DESCRIPTION = (
 
 class RefereeFlask(Flask):
     """Flask, remembering which hooks and views need no async wrapper (it asks on every call otherwise:
-    a dozen `inspect` calls per request, all with the same answer)."""
+    a dozen `inspect` calls per request, all with the same answer), and writing JSON with orjson."""
+
+    json_provider_class = FastJSONProvider
 
     def ensure_sync(self, func: Callable) -> Callable:  # type: ignore[type-arg]
         """The callable Flask should run for `func`: itself for a plain function."""

@@ -23,15 +23,6 @@ def _mph(**kw: Any) -> fields.Float:
     return JsonFloat(allow_nan=False, validate=validate.Range(0, 200), **kw)
 
 
-class StrictBoolean(fields.Boolean):
-    """A JSON true or false only (0, 1 and "yes" are refused)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
-
-
 class WeightClassField(fields.Field):
     """A weight class by name or by index 0..5 (RULINGS 10)."""
 
@@ -66,7 +57,7 @@ class BlowWeaponSchema(Schema):
                      metadata={"description": "A crossbow's fixed POT."})
     dm = JsonFloat(load_default=None, allow_nan=False, validate=validate.Range(0, 10),
                       metadata={"description": "Overrides the DM table under Body Points (0 allowed)."})
-    bodkin = StrictBoolean(load_default=False,
+    bodkin = JsonBoolean(load_default=False,
                             metadata={"description": "Bodkin arrow or heavy crossbow bolt."})
 
 
@@ -76,7 +67,7 @@ class ArmorLayerSchema(Schema):
               metadata={"description": "Effective DR now; below the left number it sets durability."})
     durability = _int(load_default=None, validate=validate.Range(0, 40),
                       metadata={"description": "The right-hand number, which takes the wear."})
-    proof = StrictBoolean(load_default=False)
+    proof = JsonBoolean(load_default=False)
 
 
 class BlowTargetSchema(Schema):
@@ -98,10 +89,10 @@ class BlowTargetSchema(Schema):
 
 
 class BlowOptionsSchema(Schema):
-    armor_wear = StrictBoolean(load_default=True)
-    body_points = StrictBoolean(load_default=False)
-    heroic_double = StrictBoolean(load_default=False)
-    first_edged_blow = StrictBoolean(load_default=True)
+    armor_wear = JsonBoolean(load_default=True)
+    body_points = JsonBoolean(load_default=False)
+    heroic_double = JsonBoolean(load_default=False)
+    first_edged_blow = JsonBoolean(load_default=True)
     progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]))
 
 
@@ -168,7 +159,7 @@ class WearStrikeSchema(Schema):
 
 
 class ArmorWearOptionsSchema(Schema):
-    body_points = StrictBoolean(load_default=False)
+    body_points = JsonBoolean(load_default=False)
 
 
 class ArmorWearRequestSchema(Schema):

@@ -1,0 +1,36 @@
+"""JSON responses through orjson: the bytes Flask's provider would send, with fallbacks for the rest."""
+from __future__ import annotations
+
+import datetime
+import decimal
+import json
+
+from flask import Flask
+
+from service.api.json_output import FastJSONProvider
+
+
+def provider(debug: bool = False) -> FastJSONProvider:
+    app = Flask("json-test")
+    app.debug = debug
+    return FastJSONProvider(app)
+
+
+def flask_bytes(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_answers_are_the_compact_sorted_json_flask_writes():
+    answer = {"pot": 20, "trace": [{"rule": "Weapon DB", "detail": "size 6", "value": 3.375}],
+              "probabilities": {"success": 0.51, "heroic": 0.06}, "none": None, "ok": True, "name": "Ælfric ½"}
+    assert provider().dumps(answer, separators=(",", ":")) == flask_bytes(answer)
+    assert provider().dumps({2: "a", 1: "b"}) == '{"1":"b","2":"a"}'
+
+
+def test_what_orjson_does_not_write_falls_back_to_flask():
+    p = provider()
+    assert json.loads(p.dumps({"n": 2 ** 70})) == {"n": 2 ** 70}
+    assert p.dumps({"d": decimal.Decimal("1.5")}) == '{"d":"1.5"}'
+    assert p.dumps({"t": datetime.datetime(2026, 11, 23, tzinfo=datetime.timezone.utc)}) == (
+        '{"t":"Mon, 23 Nov 2026 00:00:00 GMT"}')
+    assert provider(debug=True).response({"b": 1, "a": 2}).get_data(as_text=True) == '{\n  "a": 2,\n  "b": 1\n}\n'
