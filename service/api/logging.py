@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 
+import orjson
 from flask import Flask, Response, g, has_request_context, request
 
 ACCESS_LOGGER = "referee.access"
@@ -40,7 +41,7 @@ class JsonLines(logging.Formatter):
                 "message": record.getMessage(), **getattr(record, "fields", {})}
         if record.exc_info:
             line["exc_info"] = self.formatException(record.exc_info)
-        return json.dumps(line, default=str)
+        return _dumps(line)
 
 
 class StderrHandler(logging.StreamHandler):
@@ -78,10 +79,18 @@ def write_access_line(logger: logging.Logger, fields: dict) -> None:
             or handlers[0].level > logging.INFO:
         logger.info("request", extra={"fields": fields})
         return
-    line = json.dumps({"asctime": _asctime(time.time()), "levelname": "INFO", "name": logger.name,
-                       "message": "request", **fields}, default=str)
+    line = _dumps({"asctime": _asctime(time.time()), "levelname": "INFO", "name": logger.name,
+                   "message": "request", **fields})
     with handlers[0].lock:  # type: ignore[union-attr]
         sys.stderr.write(line + "\n")
+
+
+def _dumps(line: dict) -> str:
+    """One compact JSON line, values JSON cannot hold written as their str()."""
+    try:
+        return orjson.dumps(line, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (orjson.JSONEncodeError, TypeError):  # an integer beyond 64 bits, say
+        return json.dumps(line, default=str, separators=(",", ":"))
 
 
 _second: tuple[int, str] = (-1, "")  # one tuple, replaced whole, so threads never see half an update
