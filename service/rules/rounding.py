@@ -12,7 +12,7 @@ Progression = Literal["triangular", "linear"]
 def exact(value: int | float | str | Fraction) -> Fraction:
     """Turn a caller's number into an exact fraction (floats via their decimal text, so 0.1 stays 0.1)."""
     if isinstance(value, float):
-        return Fraction(repr(value))
+        return Fraction(int(value)) if value.is_integer() else Fraction(repr(value))
     return Fraction(value)
 
 
