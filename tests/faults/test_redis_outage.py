@@ -90,9 +90,13 @@ def test_redis_down_and_back(outage):
     assert during(seg.outcomes, up + 2.5, float("inf"))[201] > 5  # recovered
     assert set(during(seg.outcomes, 0, float("inf"))) <= {201, 503}
 
-    resolved = sum(1 for _, outcome in seg.outcomes if outcome == 201)
+    # A write whose commit reached Redis just as it stopped can answer 503 (the reply was lost with the
+    # connection): the client cannot tell, as with any store. The segments are called one at a time, so
+    # at most one such write exists; whatever happened, the encounter is whole, never half-written.
+    answered = sum(1 for _, outcome in seg.outcomes if outcome == 201)
     state = requests.get(encounter, headers=auth, timeout=10).json()
-    assert (state["version"], state["segment"]) == (1 + resolved, resolved)
+    resolved = state["segment"]
+    assert resolved in (answered, answered + 1) and state["version"] == 1 + resolved
     events = all_events(encounter, auth)
     assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
     assert {event["segment"] for event in events} == set(range(1, resolved + 1))
