@@ -29,6 +29,9 @@ from webargs.flaskparser import is_json_request
 from service.api.fastload import NotFast, compile_loader
 
 
+DOC_ONLY = {"location", "description", "example", "examples", "required", "content_type"}  # never reach webargs
+
+
 class ResponseDrift(AssertionError):
     """A view's answer differs from what its response schema would send (raised in tests only)."""
 
@@ -45,7 +48,8 @@ class Blueprint(SmorestBlueprint):
         if isinstance(schema, type):
             schema = schema()
         decorate = super().arguments(schema, *args, **kwargs)
-        if args or kwargs.get("location", "json") != "json" or kwargs.get("unknown") is not None:
+        # Only plain JSON bodies: anything else handed to webargs (unknown=, validate=...) keeps its full load.
+        if args or kwargs.keys() - DOC_ONLY or kwargs.get("location", "json") != "json":
             return decorate
         load = compile_loader(schema)
         if load is None:
