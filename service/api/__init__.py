@@ -1,7 +1,11 @@
 """HTTP adapters: blueprints, schemas and the single error module."""
 from __future__ import annotations
 
+import importlib
+
 from flask_smorest import Api
+
+from service.rules import registry
 
 
 def register_blueprints(api: Api) -> None:
@@ -10,7 +14,6 @@ def register_blueprints(api: Api) -> None:
     from service.api.observability import blp as observability
     from service.api.rulesets import blp as rulesets
     from service.api.simulations import blp as simulations
-    from service.api.tactical import blueprints as tactical
 
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("apiKeyAuth", {
@@ -20,5 +23,17 @@ def register_blueprints(api: Api) -> None:
     api.register_blueprint(rulesets, url_prefix="/v1/rulesets")
     api.register_blueprint(encounters, url_prefix="/v1/encounters")
     api.register_blueprint(simulations, url_prefix="/v1/simulations")
-    for blp in tactical():
-        api.register_blueprint(blp, url_prefix="/v1/tactical")
+    for ruleset in registry.all_rulesets():
+        for blp in ruleset_blueprints(ruleset.package):
+            api.register_blueprint(blp, url_prefix=f"/v1/{ruleset.id}")
+
+
+def ruleset_blueprints(package: str) -> list:
+    """The calculator blueprints of a ruleset: `service.api.<package>.blueprints()` (none without one)."""
+    try:
+        module = importlib.import_module(f"{__name__}.{package}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{package}":
+            raise
+        return []
+    return module.blueprints()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Response
 from service.api.blueprint import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from service.api.caching import cacheable
 from service.rules import registry
@@ -35,10 +35,22 @@ class RulingSchema(Schema):
     ruling = fields.String(required=True)
 
 
+class AssumptionSchema(Schema):
+    id = fields.String(required=True)
+    tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]))
+    summary = fields.String(required=True)
+    option = fields.String(required=True, allow_none=True)
+    source = fields.String(required=True)
+
+
 class RulesetSchema(RulesetSummarySchema):
     tables = fields.List(fields.Nested(TableRefSchema), required=True)
     rulings = fields.List(fields.Nested(RulingSchema), required=True)
-    options = fields.Dict(required=True, metadata={"description": "Options a caller may change, with defaults."})
+    options = fields.Dict(required=True, metadata={"description": "Options a caller may change: name -> "
+                                                               "{default, choices?, tag, summary}."})
+    assumptions = fields.List(fields.Nested(AssumptionSchema), required=True,
+                              metadata={"description": "What the ruleset had to infer, take from the core "
+                                                       "game or invent, each with the option that switches it."})
 
 
 class TableSchema(Schema):
@@ -69,7 +81,8 @@ def get_ruleset(ruleset_id: str) -> Response:
     tables = [{"name": name, "title": ruleset.table_titles.get(name, name),
                "href": f"/v1/rulesets/{ruleset.id}/tables/{name}"} for name in ruleset.tables]
     body = {**_summary(ruleset), "tables": tables, "rulings": list(ruleset.rulings),
-            "options": ruleset.options}
+            "options": ruleset.describe_options(),
+            "assumptions": [assumption.as_dict() for assumption in ruleset.assumptions]}
     return cacheable(RulesetSchema().dump(body))
 
 

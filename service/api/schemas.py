@@ -17,10 +17,12 @@ class TraceStepSchema(Schema):
 class RollSchema(Schema):
     """A roll with every die shown; `supplied` is true when the caller provided the faces."""
 
-    expression = fields.String(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    total = fields.Integer(required=True)
-    supplied = fields.Boolean(required=True)
+    role = fields.String(metadata={"description": "What the roll was for (the role a caller's `rolls` use)."})
+    expression = fields.String(required=True, metadata={"description": "The dice rolled, e.g. \"3d6\"."})
+    dice = fields.List(fields.Integer(), required=True, metadata={"description": "Every face, in order."})
+    total = fields.Integer(required=True, metadata={"description": "The roll's value."})
+    supplied = fields.Boolean(required=True, metadata={"description": "True when the faces came from `rolls`."})
+    combatant = fields.String(metadata={"description": "Whose roll it was (round resolvers)."})
 
 
 def trace_field() -> fields.List:
@@ -73,3 +75,33 @@ def json_number(value: Any) -> int | float | None:
         return value
     number = float(value)
     return int(number) if number.is_integer() else number
+
+
+class RollQueueSchema(Schema):
+    """Faces a caller rolled at the table for one role (and combatant), consumed in the order the rules
+    roll them; what the queue does not cover is rolled from the seed."""
+
+    combatant = fields.String(validate=validate.Length(1, 64),
+                              metadata={"description": "Whose dice these are; omit for table-level dice."})
+    role = fields.String(required=True, validate=validate.Length(1, 40),
+                         metadata={"description": "The role of the dice (each ruleset lists its roles)."})
+    faces = fields.List(JsonInteger(validate=validate.Range(1, 1000)), required=True,
+                        validate=validate.Length(max=1000),
+                        metadata={"description": "Faces in the order rolled."})
+
+
+def round_rolls_field() -> fields.List:
+    """The `rolls` list of a round resolver (README of the rules documents, caller-supplied rolls)."""
+    return fields.List(fields.Nested(RollQueueSchema), load_default=list, validate=validate.Length(max=500),
+                       metadata={"description": "Caller-supplied faces, queued per combatant and role."})
+
+
+def calculator_rolls_field(roles: dict[str, str], max_faces: int = 100) -> fields.Nested:
+    """The `rolls` object of a calculator: role -> faces; `roles` maps each role to its description."""
+    role_fields = {role: fields.List(JsonInteger(validate=validate.Range(1, 1000)),
+                                     validate=validate.Length(max=max_faces), metadata={"description": text})
+                   for role, text in roles.items()}
+    schema = Schema.from_dict(role_fields, name="Rolls" + "".join(r.title().replace("_", "") for r in roles))
+    return fields.Nested(schema, load_default=None, allow_none=True,
+                         metadata={"description": "Faces rolled at the table, by role; missing dice come "
+                                                  "from the seed."})

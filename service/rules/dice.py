@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import icepool
 
@@ -26,10 +27,18 @@ class Roll:
     dice: tuple[int, ...]
     total: int
     supplied: bool = False
+    role: str | None = None
+    combatant: str | None = None
 
     def as_dict(self) -> dict[str, object]:
-        return {"expression": self.expression, "dice": list(self.dice), "total": self.total,
-                "supplied": self.supplied}
+        """The Roll object of the contract; `role` and `combatant` only when the roll has them."""
+        out: dict[str, object] = {"expression": self.expression, "dice": list(self.dice), "total": self.total,
+                                  "supplied": self.supplied}
+        if self.role is not None:
+            out = {"role": self.role, **out}
+        if self.combatant is not None:
+            out["combatant"] = self.combatant
+        return out
 
 
 def roll(rng: random.Random, count: int, sides: int, modifier: int = 0) -> Roll:
@@ -77,6 +86,105 @@ def derive_seed(seed: int, *labels: object) -> int:
     """A stable sub-seed for a named part of a job (chunk, trial block), independent of run order."""
     text = ":".join([str(seed), *map(str, labels)])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+Key = tuple[str | None, str]  # (combatant id or None for table-level dice, role)
+
+
+class DiceSource:
+    """The dice of one answer: the caller's own faces first ("rolls", queued per role and combatant),
+    then a seeded generator; every die is recorded as a Roll (README of the rules documents, "Dice, seeds
+    and caller-supplied rolls").
+
+    The generator is made only when a die is needed that the caller did not supply: `seed` is then the
+    caller's seed or, without one, a fresh random seed (echoed so the answer can be replayed); when every
+    die was supplied and no seed was sent, `seed` stays None.
+    """
+
+    def __init__(self, seed: int | None = None, queues: Mapping[Key, Sequence[tuple[int, tuple]]] | None = None):
+        self._seed = seed
+        self._rng: random.Random | None = None
+        self._queues = {key: deque(faces) for key, faces in (queues or {}).items()}
+        self.rolled: list[Roll] = []
+
+    @classmethod
+    def from_rng(cls, rng: random.Random) -> DiceSource:
+        """Dice drawn from a generator the caller already holds (a simulated fight's)."""
+        made = cls(0)
+        made._rng = rng
+        return made
+
+    @classmethod
+    def for_calculator(cls, seed: int | None, rolls: Mapping[str, Sequence[Any]] | None,
+                       path: tuple = ("rolls",)) -> DiceSource:
+        """Dice for a calculator: `rolls` is an object role -> list of faces."""
+        queues = {(None, role): [(face, (*path, role, j)) for j, face in enumerate(faces)]
+                  for role, faces in (rolls or {}).items()}
+        return cls(seed, queues)
+
+    @classmethod
+    def for_round(cls, seed: int | None, rolls: Sequence[Mapping[str, Any]] | None,
+                  path: tuple = ("rolls",)) -> DiceSource:
+        """Dice for a round resolver: `rolls` is a list of {combatant?, role, faces} queues (entries with
+        the same combatant and role are consumed one after the other)."""
+        queues: dict[Key, list[tuple[int, tuple]]] = {}
+        for i, entry in enumerate(rolls or ()):
+            key = (entry.get("combatant"), entry["role"])
+            queues.setdefault(key, []).extend((face, (*path, i, "faces", j))
+                                              for j, face in enumerate(entry["faces"]))
+        return cls(seed, queues)
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that reproduces the generated dice (None when none were generated and none was sent)."""
+        return self._seed
+
+    @property
+    def rng(self) -> random.Random:
+        """The seeded generator (made on first use; a fresh seed when the caller sent none)."""
+        if self._rng is None:
+            if self._seed is None:
+                self._seed = random.SystemRandom().randrange(2**63)
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @property
+    def supplied_any(self) -> bool:
+        """Whether the caller sent any faces at all."""
+        return bool(self._queues)
+
+    def remaining(self, role: str, combatant: str | None = None) -> int:
+        """Faces still queued for this role (a calculator refuses more than it could ever use)."""
+        return len(self._queues.get((combatant, role), ()))
+
+    def take(self, role: str, sides: int, combatant: str | None = None) -> tuple[int, bool]:
+        """One face of a d`sides` (not recorded): the next queued face, checked, or a generated one.
+        Returns (face, supplied)."""
+        queue = self._queues.get((combatant, role))
+        if queue:
+            face, path = queue.popleft()
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+                raise RulesError(f"a {role} die is a d{sides}: faces 1..{sides}", path)
+            return face, True
+        return self.rng.randint(1, sides), False
+
+    def record(self, role: str, expression: str, faces: Sequence[int], total: int, supplied: bool,
+               combatant: str | None = None) -> Roll:
+        """Keep a roll made of faces from `take` (stress dice, pools, anything not a plain sum)."""
+        made = Roll(expression, tuple(faces), total, supplied, role, combatant)
+        self.rolled.append(made)
+        return made
+
+    def roll(self, role: str, count: int, sides: int, modifier: int = 0, combatant: str | None = None) -> Roll:
+        """`count` d`sides` + `modifier`, recorded (supplied when every face came from the caller)."""
+        taken = [self.take(role, sides, combatant) for _ in range(count)]
+        faces = [face for face, _ in taken]
+        return self.record(role, _expression(count, sides, modifier), faces, sum(faces) + modifier,
+                           bool(taken) and all(s for _, s in taken), combatant)
+
+    def dice(self) -> list[dict[str, object]]:
+        """Every recorded roll as the contract's Roll objects, in the order rolled."""
+        return [r.as_dict() for r in self.rolled]
 
 
 # --- exact distributions (icepool) -------------------------------------------------------------

@@ -6,11 +6,11 @@ request body) before anything is written, so a refused request never changes the
 """
 from __future__ import annotations
 
-import random
 import secrets
 from typing import Any, Callable
 
 from service.rules import registry
+from service.rules.dice import DiceSource
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError, UnknownName
 from service.sessions.records import Encounter, Segment
 
@@ -125,15 +125,17 @@ class Encounters:
 
 
 def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed: int,
-                 path: tuple = ()) -> Segment:
-    """One segment of `state_json` with `declarations` and dice seeded by `seed` (nothing stored)."""
+                 path: tuple = (), rolls: list[dict] | None = None) -> Segment:
+    """One step (segment or round) of `state_json` with `declarations`, dice from `rolls` then `seed`
+    (nothing stored)."""
     engine = engine_of(ruleset)
     state = engine.read_state(state_json, path)
     checked = engine.check_declarations(state, declarations, ("declarations",))
-    events, after = engine.resolve_segment(state, checked, random.Random(seed))
-    new_state = engine.write_state(after)
-    number = max(int(new_state.get("segment", 0)), int(state_json.get("segment", 0)) + 1)
-    return Segment(number, seed, list(events), new_state)
+    result = engine.resolve(state, checked, DiceSource.for_round(seed, rolls))
+    new_state = engine.write_state(result.state)
+    step = engine.step
+    number = max(int(new_state.get(step, 0)), int(state_json.get(step, 0)) + 1)
+    return Segment(number, seed, list(result.events), new_state, result.summary)
 
 
 def _find(state: dict, combatant_id: str) -> tuple[int, Combatant]:

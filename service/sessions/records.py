@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 UNDO_DEPTH = 20
@@ -42,6 +42,7 @@ class Segment:
     seed: int
     events: list[dict[str, Any]]
     state: dict[str, Any]
+    summary: dict[str, Any] = field(default_factory=dict)  # the ruleset's round summary fields
 
 
 def new_id() -> str:

@@ -1,8 +1,9 @@
 """The `tactical` ruleset: seed 000, "The Mechanics 7. Tactical Contests & Armed Combat"."""
 from __future__ import annotations
 
-from service.rules.registry import Ruleset
-from service.rules.tactical import engine, tables
+from service.rules.interface import Ruleset
+from service.rules.tactical import tables
+from service.rules.tactical.engine import ENGINE
 from service.rules.tactical.rulings import OPTIONS, RULINGS
 
 RULESET = Ruleset(
@@ -15,5 +16,6 @@ RULESET = Ruleset(
     table_titles={name: title for name, (title, _) in tables.CATALOG.items()},
     rulings=RULINGS,
     options=OPTIONS,
-    engine=engine,
+    engine=ENGINE,
+    terms={"step": "segment", "steps": "segments"},
 )

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.rules.options import OptionSpec
+
 RULINGS: tuple[dict[str, str], ...] = (
     {"id": "R1", "topic": "d100", "ruling": "A d100 reads 1..100 (00 = 100); a check succeeds when roll <= chance."},
     {"id": "R2", "topic": "rounding", "ruling": "Every rounding is half up, once, at the end of each formula; "
@@ -49,23 +51,45 @@ RULINGS: tuple[dict[str, str], ...] = (
                                               "documented default; every trace names the ruling used."},
 )
 
-OPTIONS: dict[str, Any] = {
-    "task_resolution": {"default": "ratio", "choices": ["ratio", "linear", "table"],
-                        "where": "to-hit `task_resolution.method`; encounter `options.task_resolution`"},
-    "progression": {"default": "triangular", "choices": ["triangular", "linear"],
-                    "where": "damage `options.progression`; encounter `options.progression`"},
-    "heroic": {"default": True, "where": "to-hit `options.heroic`; encounter `options.heroic`"},
-    "bumble": {"default": True, "where": "to-hit `options.bumble`; encounter `options.bumble`"},
-    "heroic_doubles_pot": {"default": True, "where": "encounter `options.heroic_doubles_pot`; damage "
-                                                     "`options.heroic_double` (default false per blow)"},
-    "armor_wear": {"default": True, "where": "damage `options.armor_wear`; encounter `options.armor_wear`"},
-    "body_points": {"default": False, "where": "damage and armor-wear `options.body_points`"},
-    "reprisals": {"default": True, "where": "encounter `options.reprisals`; declaration `reprisal`"},
-    "pulse_move": {"default": False, "where": "encounter `options.pulse_move`"},
-    "knockback_moves": {"default": True, "where": "encounter `options.knockback_moves`"},
-    "tie_break": {"default": "alphabetical", "choices": ["alphabetical", "coin"],
-                  "where": "initiative `tie_break`; encounter `options.tie_break`"},
-    "pass_order": {"default": "passes", "choices": ["passes", "extra-first"], "where": "initiative `pass_order`"},
-    "verbatim": {"default": False, "where": "pulse `verbatim`"},
-    "free_defence_uses": {"default": 1, "where": "to-hit `free_defence_uses`; combatant `free_dodges`"},
+def _option(default: Any, tag: str, summary: str, where: str, kind: str, **more: Any) -> OptionSpec:
+    return OptionSpec(default, tag, summary, kind, extra={"where": where}, **more)
+
+
+OPTIONS: dict[str, OptionSpec] = {
+    "task_resolution": _option("ratio", "DEF", "Task Resolution Table: Referee's ratio formula (RULINGS 4), "
+                               "the linear 50 + AV - DV, or a caller's AV x DV table.",
+                               "to-hit `task_resolution.method`; encounter `options.task_resolution`", "enum",
+                               choices=("ratio", "linear", "table")),
+    "progression": _option("triangular", "INF", "Progressive DVs, bonuses and penalties: n(n+1)/2 or n "
+                           "(RULINGS 3).", "damage `options.progression`; encounter `options.progression`",
+                           "enum", choices=("triangular", "linear")),
+    "heroic": _option(True, "DOC", "Heroic successes (a roll within a tenth of the chance) count (RULINGS 6).",
+                      "to-hit `options.heroic`; encounter `options.heroic`", "bool"),
+    "bumble": _option(True, "DOC", "Bumbles (the worst tenth of a failure) count (RULINGS 6).",
+                      "to-hit `options.bumble`; encounter `options.bumble`", "bool"),
+    "heroic_doubles_pot": _option(True, "INF", "A Heroic blow doubles its POT.",
+                                  "encounter `options.heroic_doubles_pot`; damage `options.heroic_double` "
+                                  "(default false per blow)", "bool"),
+    "armor_wear": _option(True, "DOC", "The optional Armor Wear rules: L/R armor numbers and wear by DB "
+                          "(RULINGS 12); off, each layer has one DR.",
+                          "damage `options.armor_wear`; encounter `options.armor_wear`", "bool"),
+    "body_points": _option(False, "DOC", "The optional Body Points rules: DM replaces DB (RULINGS 10).",
+                           "damage and armor-wear `options.body_points`", "bool"),
+    "reprisals": _option(True, "DOC", "A missed melee attack gives the defender an immediate Reprisal.",
+                         "encounter `options.reprisals`; declaration `reprisal`", "bool"),
+    "pulse_move": _option(False, "DOC", "Move figures pulse by pulse inside the Combat Segment (RULINGS 16).",
+                          "encounter `options.pulse_move`", "bool"),
+    "knockback_moves": _option(True, "DOC", "Knock-back moves the figure struck on the board.",
+                               "encounter `options.knockback_moves`", "bool"),
+    "tie_break": _option("alphabetical", "DEF", "Initiative ties after AGL and HRT: by id, or a seeded coin "
+                         "(RULINGS 17).", "initiative `tie_break`; encounter `options.tie_break`", "enum",
+                         choices=("alphabetical", "coin")),
+    "pass_order": _option("passes", "INF", "Multiple actions: all first actions, then second ones (RULINGS "
+                          "17), or every extra action first.", "initiative `pass_order`", "enum",
+                          choices=("passes", "extra-first")),
+    "verbatim": _option(False, "DOC", "Pulse conversions as printed in table 7-2 instead of by its "
+                        "generating rule (RULINGS 15).", "pulse `verbatim`", "bool"),
+    "free_defence_uses": _option(1, "DOC", "Uses of a defence in a CS before reuse halves it (RULINGS 7).",
+                                 "to-hit `free_defence_uses`; combatant `free_dodges`", "int",
+                                 minimum=1, maximum=100),
 }

@@ -1,0 +1,38 @@
+"""POST /v1/{ruleset}/rounds/resolve, shared by every round-based ruleset: one step, nothing stored.
+
+A ruleset's HTTP package declares its own request and response schemas (its state, declarations and
+summary fields, so the contract documents them) on top of `RoundRequestBase`/`RoundResponseBase`, and
+its view is one call to `resolve_round` (README of the rules documents, "Stateless rounds").
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields
+
+from service.api.schemas import round_rolls_field, seed_field
+from service.sessions.encounters import fresh_seed, resolve_once
+
+
+class RoundRequestBase(Schema):
+    """`state`, `declarations`, `seed` and `rolls`; a ruleset adds its own `state` and `declarations`."""
+
+    seed = seed_field()
+    rolls = round_rolls_field()
+
+
+class RoundResponseBase(Schema):
+    """`round` (the number just resolved), `seed`, `events` and `state`; a ruleset adds its summary."""
+
+    round = fields.Integer(required=True, metadata={"description": "The round just resolved (the request's "
+                                                                   "`state.round` + 1)."})
+    seed = fields.Integer(required=True, metadata={"description": "The seed used (replays the same answer)."})
+    events = fields.List(fields.Dict(), required=True, metadata={"description": "What happened, in order."})
+
+
+def resolve_round(ruleset_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Resolve one round of the state in `body` through the ruleset's engine."""
+    seed = fresh_seed() if body.get("seed") is None else body["seed"]
+    step = resolve_once(ruleset_id, body["state"], body.get("declarations") or [], seed, ("state",),
+                        body.get("rolls") or [])
+    return {"round": step.number, "seed": seed, **step.summary, "events": step.events, "state": step.state}
