@@ -11,7 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.api import auth, bodies, cors, errors, logging, observability, register_blueprints
 from service.api.docs import docs_blueprint
 from service.api.json_output import FastJSONProvider
-from service.api.openapi import RefereeApi
+from service.api.openapi import RefereeApi, RefereePlugin
 from service.config import Config
 from service.sessions.connection import encounter_store
 
@@ -65,7 +65,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.extensions["referee.config"] = config
     app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
     _hooks(app, config)
-    api = RefereeApi(app)
+    api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin()})
     app.extensions["referee.api"] = api
     register_blueprints(api)
     app.register_blueprint(docs_blueprint)

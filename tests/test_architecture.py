@@ -46,3 +46,30 @@ def test_every_public_rules_function_has_a_docstring():
                 if not ast.get_docstring(node):
                     missing.append(f"{path.relative_to(SERVICE)}:{node.name}")
     assert missing == []
+
+
+# The tactical Monte Carlo engine predates `service/sim/engines/`; its modules sit in `service/sim/` itself.
+TACTICAL_ENGINE = {"sim/combatant.py", "sim/matchup.py", "sim/vrules.py", "sim/resolver_loop.py", "sim/reference.py"}
+
+
+def _owner(path: Path, package: str) -> bool:
+    """Whether `path` belongs to ruleset `package`: its rules, its HTTP package or its simulation engine."""
+    rel = path.relative_to(SERVICE).as_posix()
+    homes = (f"rules/{package}/", f"api/{package}/", f"sim/engines/{package}/", f"sim/engines/{package}.py")
+    return rel.startswith(homes) or (package == "tactical" and rel in TACTICAL_ENGINE)
+
+
+def test_no_module_outside_a_ruleset_names_its_rules():
+    from service.rules.registry import RULESET_PACKAGES
+
+    packages = {module.rsplit(".", 1)[1] for module in RULESET_PACKAGES.values()}
+    bad = {}
+    for path in SERVICE.rglob("*.py"):
+        for package in packages:
+            if _owner(path, package):
+                continue
+            hits = sorted(n for n in imports(path) if n.startswith((f"service.rules.{package}",
+                                                                    f"service.api.{package}")))
+            if hits:
+                bad[str(path.relative_to(SERVICE))] = hits
+    assert bad == {}

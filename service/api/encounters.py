@@ -16,6 +16,8 @@ from redis.exceptions import RedisError
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
+from service.api.ruleset_http import load_payload
+from service.rules import registry
 from service.sessions.encounters import Encounters
 from service.sessions.errors import EncounterNotFound, Unauthenticated
 from service.sessions.records import Encounter
@@ -118,7 +120,7 @@ def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
 
 
 @blp.put("/<string:encounter_id>/combatants/<string:combatant_id>")
-@blp.arguments(s.EncounterCombatantReplaceSchema)
+@blp.arguments(s.EncounterCombatantSchema)
 @blp.response(200, s.EncounterCombatantOutSchema)
 @documented(401, 404, 409, 412, 422, 503)
 def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
@@ -154,9 +156,12 @@ def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Resolve the next segment (pending declarations, or the ones sent); one atomic write."""
     encounter, events, segment = _encounters().resolve(encounter_id, _token(), body["seed"],
-                                                       body["declarations"], _expected())
-    return {"segment": segment.number, "seed": segment.seed, "events": events, "state": encounter.state,
-            "version": encounter.version, "links": _links(encounter_id)}, 201, _etag(encounter)
+                                                       body["declarations"], _expected(), body["rolls"])
+    answer = {"segment": segment.number, "seed": segment.seed, "events": events, "state": encounter.state,
+              "version": encounter.version, "links": _links(encounter_id)}
+    if registry.get(encounter.ruleset).terms.get("step") == "round":
+        answer.update(round=segment.number, summary=segment.summary)
+    return answer, 201, _etag(encounter)
 
 
 @blp.post("/<string:encounter_id>/undo")
@@ -222,7 +227,7 @@ def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: fl
 def _encounters() -> Encounters:
     config = current_app.extensions["referee.config"]
     repository = current_app.extensions["referee.encounters"].for_tenant(current_tenant())
-    return Encounters(repository, config.max_combatants)
+    return Encounters(repository, config.max_combatants, load_payload)
 
 
 def _token(fallback: str | None = None) -> str:

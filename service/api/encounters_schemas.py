@@ -1,11 +1,18 @@
-"""Schemas of /v1/encounters: shapes only; the ruleset's engine checks states and declarations."""
+"""Schemas of /v1/encounters: shapes only. Combatants, options, declarations and states are the
+encounter's ruleset's own (`ruleset_http.PayloadSchema`, documented as a `oneOf` of every ruleset's
+shape); the view loads them through the ruleset's schema and its engine checks the rest."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import seed_field
-from service.api.tactical.state_schemas import (CombatantStateSchema, DeclarationSchema, EncounterOptionsSchema,
-                                                EncounterStateSchema)
+from service.api.ruleset_http import payload
+from service.api.schemas import round_rolls_field, seed_field
+from service.rules import registry
+
+CombatantPayload = payload("combatant", "One combatant, in the encounter's ruleset's format.")
+DeclarationPayload = payload("declaration", "One declaration, in the encounter's ruleset's format.")
+OptionsPayload = payload("options", "Rule options, in the encounter's ruleset's format.")
+StatePayload = payload("state", "An encounter state, in its ruleset's format.")
 
 MAX_DECLARATIONS = 400
 EXAMPLE_COMBATANT = {
@@ -20,20 +27,21 @@ EXAMPLE_DECLARATION = {"combatant": "knight", "action": "attack", "target": "ban
 
 
 def combatants_field(**kwargs) -> fields.List:
-    return fields.List(fields.Nested(CombatantStateSchema),
+    return fields.List(fields.Nested(CombatantPayload),
                        metadata={"description": "Combatants in the ruleset's encounter format.",
                                  "example": [EXAMPLE_COMBATANT]}, **kwargs)
 
 
 def declarations_field(**kwargs) -> fields.List:
-    return fields.List(fields.Nested(DeclarationSchema), validate=validate.Length(max=MAX_DECLARATIONS),
+    return fields.List(fields.Nested(DeclarationPayload), validate=validate.Length(max=MAX_DECLARATIONS),
                        metadata={"description": "What each combatant does in the next segment (checked by the "
                                                 "ruleset's engine).", "example": [EXAMPLE_DECLARATION]}, **kwargs)
 
 
 def state_field(**kwargs) -> fields.Dict:
-    return fields.Nested(EncounterStateSchema,
-                         metadata={"description": "The encounter state: `combatants`, `options`, `segment`.",
+    return fields.Nested(StatePayload,
+                         metadata={"description": "The encounter state in its ruleset's format: `combatants`, "
+                                                  "`options`, and `segment` (tactical) or `round`.",
                                  "example": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT]}},
                        **kwargs)
 
@@ -41,22 +49,16 @@ def state_field(**kwargs) -> fields.Dict:
 class EncounterCreateSchema(Schema):
     """A new encounter: its ruleset, rule options and combatants."""
 
-    ruleset = fields.String(load_default="tactical", validate=validate.Length(1, 64),
-                            metadata={"description": "Ruleset id (one whose engine runs encounters)."})
-    options = fields.Nested(EncounterOptionsSchema, load_default=dict,
+    ruleset = fields.String(load_default="tactical", validate=validate.OneOf(registry.ids()),
+                            metadata={"description": "Ruleset id: its rules resolve the encounter, and its "
+                                                     "formats hold the combatants, options and declarations."})
+    options = fields.Nested(OptionsPayload, load_default=dict,
                             metadata={"description": "Rule options of the encounter.",
                                       "example": {"task_resolution": "ratio"}})
     combatants = combatants_field(required=True, validate=validate.Length(1, 1000))
 
 
-class EncounterCombatantSchema(CombatantStateSchema):
-    """One combatant in the ruleset's encounter format."""
-
-
-class EncounterCombatantReplaceSchema(CombatantStateSchema):
-    """A replacement combatant; `id`, when sent, must be the one in the path."""
-
-    id = fields.String(validate=validate.Length(1, 64))
+EncounterCombatantSchema = CombatantPayload
 
 
 class EncounterDeclarationsSchema(Schema):
@@ -66,6 +68,7 @@ class EncounterDeclarationsSchema(Schema):
 class EncounterSegmentRequestSchema(Schema):
     seed = seed_field()
     declarations = declarations_field(load_default=None, allow_none=True)
+    rolls = round_rolls_field()
 
 
 class EncounterEventsQuerySchema(Schema):
@@ -127,7 +130,11 @@ class EncounterDeclarationsOutSchema(Schema):
 class EncounterSegmentSchema(Schema):
     """One resolved segment: its number, the seed used, its events and the state after it."""
 
-    segment = fields.Integer(required=True)
+    segment = fields.Integer(required=True, metadata={"description": "Steps resolved so far (Combat Segments "
+                                                                    "for tactical, rounds elsewhere)."})
+    round = fields.Integer(metadata={"description": "Round-based rulesets: the round just resolved."})
+    summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary fields "
+                                                   "(initiative order, countdown, strike order, ...)."})
     seed = fields.Integer(required=True)
     events = fields.List(fields.Dict(), required=True,
                          metadata={"description": "Events in order; each has `segment` and `seq`."})
@@ -142,17 +149,3 @@ class EncounterEventPageSchema(Schema):
     limit = fields.Integer(required=True)
     total = fields.Integer(required=True)
     next = fields.String(required=True, allow_none=True)
-
-
-class SegmentResolveRequestSchema(Schema):
-    """A stateless segment: the whole encounter state comes with the request."""
-
-    state = state_field(required=True)
-    declarations = declarations_field(load_default=list)
-    seed = seed_field()
-
-
-class SegmentResolvedSchema(Schema):
-    events = fields.List(fields.Dict(), required=True)
-    state = state_field(required=True)
-    seed = fields.Integer(required=True)

@@ -1,4 +1,4 @@
-"""/v1/simulations: Monte Carlo batches of `tactical` fights as background jobs (Celery on Redis)."""
+"""/v1/simulations: Monte Carlo batches of fights under any ruleset, as background jobs (Celery on Redis)."""
 from __future__ import annotations
 
 import functools
@@ -13,12 +13,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 from werkzeug.exceptions import Conflict, ServiceUnavailable
 
 from service.api.auth import current_tenant
+from service.api.ruleset_http import load_payload
 from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
 from service.jobs import submit as jobs_submit
 from service.jobs.store import TERMINAL, progress
 from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
-from service.sim.plots import PLOTS, svg
+from service.sim.simulator import simulator_for
 
 blp = Blueprint("simulations", __name__, description="Monte Carlo simulation of whole fights, as jobs.")
 STREAM_SECONDS = 60.0
@@ -44,15 +45,15 @@ def redis_required(view: Callable) -> Callable:
 @redis_required
 def start(body: dict) -> tuple[dict, int, dict]:
     """Start a simulation of `trials` fights; poll the Location for progress and the result."""
-    matchup = _matchup(body)
+    ruleset, matchup = _matchup(body)
     limit = current_app.extensions["referee.config"].max_trials
     if body["trials"] > limit:
         raise OutOfRange(f"trials must be at most {limit}", ("trials",))
     jobs = jobs_of()
     job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
                                                   body.get("seed"), body.get("chunk_size"),
-                                                  current_tenant()))
-    return _view(job), 202, {"Location": _links(job["id"])["self"]}
+                                                  current_tenant(), ruleset))
+    return _view(job), 202, {"Location": _links(job)["self"]}
 
 
 @blp.get("/<string:job_id>")
@@ -99,13 +100,14 @@ def stream(job_id: str) -> Response:
 @blp.alt_response(409, response="DEFAULT_ERROR")
 @redis_required
 def plot(job_id: str, name: str) -> Response:
-    """A chart of a finished simulation: `segments`, `wins` or `wounds`."""
-    if name not in PLOTS:
-        raise NotFound(f"no plot named {name!r}; try one of {sorted(PLOTS)}")
+    """A chart of a finished simulation, one of those its `links.plots` name."""
     job = _job(job_id)
+    simulator = simulator_for(job["ruleset"])
+    if name not in simulator.plots:
+        raise NotFound(f"no plot named {name!r}; try one of {sorted(simulator.plots)}")
     if job["state"] != "done":
         raise Conflict(f"the simulation is {job['state']}; plots exist once it is done")
-    return Response(svg(name, job["result"]), mimetype="image/svg+xml")
+    return Response(simulator.plot(name, job["result"]), mimetype="image/svg+xml")
 
 
 def _events(store: Any, job_id: str) -> Iterator[str]:
@@ -120,14 +122,21 @@ def _events(store: Any, job_id: str) -> Iterator[str]:
         time.sleep(STREAM_EVERY)
 
 
-def _matchup(body: dict) -> dict:
+def _matchup(body: dict) -> tuple[str, dict]:
+    """The ruleset and the matchup to play: the body's (its options loaded by the ruleset), or a stored
+    encounter's (whose ruleset a different `ruleset` contradicts)."""
     if ("matchup" in body) == ("encounter_id" in body):
         raise Contradiction("send exactly one of matchup and encounter_id", ("matchup",))
     if "matchup" in body:
-        return body["matchup"]
+        ruleset = body.get("ruleset") or "tactical"
+        options = load_payload(ruleset, "sim_options", body["matchup"].get("options") or {}, ("matchup", "options"))
+        return ruleset, {**body["matchup"], "options": options}
     from service.jobs.encounters import matchup_of
 
-    return matchup_of(body["encounter_id"], request.headers.get("Authorization", ""))
+    ruleset, matchup = matchup_of(body["encounter_id"], request.headers.get("Authorization", ""))
+    if body.get("ruleset") not in (None, ruleset):
+        raise Contradiction(f"encounter {body['encounter_id']!r} plays {ruleset!r}", ("ruleset",))
+    return ruleset, matchup
 
 
 def _with_prefix(call: Callable[[], dict]) -> dict:
@@ -148,12 +157,13 @@ def _job(job_id: str) -> dict:
     return job
 
 
-def _links(job_id: str) -> dict:
-    base = f"/v1/simulations/{job_id}"
-    return {"self": base, "stream": f"{base}/stream", "plots": {n: f"{base}/plots/{n}.svg" for n in PLOTS}}
+def _links(job: dict) -> dict:
+    base = f"/v1/simulations/{job['id']}"
+    names = simulator_for(job["ruleset"]).plots
+    return {"self": base, "stream": f"{base}/stream", "plots": {n: f"{base}/plots/{n}.svg" for n in names}}
 
 
 def _view(job: dict) -> dict:
-    return {**{k: job[k] for k in ("id", "state", "trials", "seed", "chunk_size", "chunks")},
+    return {**{k: job[k] for k in ("id", "ruleset", "state", "trials", "seed", "chunk_size", "chunks")},
             "progress": progress(job), "result": job.get("result"), "error": job.get("error"),
-            "links": _links(job["id"])}
+            "links": _links(job)}

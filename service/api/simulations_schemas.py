@@ -3,26 +3,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, seed_field
+from service.api.ruleset_http import payload
+from service.api.schemas import JsonFloat, JsonInteger, seed_field
+from service.rules import registry
 
-
-class OptionsSchema(Schema):
-    """Rule switches of a simulation (defaults: RULINGS and the digest's defaults)."""
-
-    method = fields.String(load_default="ratio", validate=validate.OneOf(["ratio", "linear"]),
-                           metadata={"description": "Task Resolution Table method (RULINGS 4)."})
-    heroic = JsonBoolean(load_default=True, metadata={"description": "A Heroic hit doubles the POT."})
-    bumble = JsonBoolean(load_default=True, metadata={"description": "Count Bumbles (a miss either way)."})
-    armor_wear = JsonBoolean(load_default=True)
-    reprisals = JsonBoolean(load_default=True, 
-                               metadata={"description": "A missed attack gives a Reprisal."})
-    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]))
-    targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
-                              metadata={"description": "Strike the lowest-index standing foe, or a "
-                                                       "random one."})
-    max_segments = JsonInteger(load_default=100, validate=validate.Range(1, 1000),
-                                  metadata={"description": "A fight still on after this many segments is "
-                                                           "a draw."})
+SimulationOptionsPayload = payload("sim_options", "A simulation's rule options, in its ruleset's format "
+                                                  "(tactical: the engine's switches; the others: the ruleset's "
+                                                  "options plus `max_rounds`).")
 
 
 class SideSchema(Schema):
@@ -36,10 +23,13 @@ class MatchupSchema(Schema):
 
     sides = fields.List(fields.Nested(SideSchema), validate=validate.Length(2, 20))
     combatants = fields.List(fields.Dict(), validate=validate.Length(2, 200))
-    options = fields.Nested(OptionsSchema, load_default=dict)
+    options = fields.Nested(SimulationOptionsPayload, load_default=dict)
 
 
 class SimulationRequestSchema(Schema):
+    ruleset = fields.String(load_default=None, validate=validate.OneOf(registry.ids()),
+                            metadata={"description": "The ruleset whose rules play the fights (default "
+                                                     "`tactical`; with `encounter_id`, the encounter's)."})
     matchup = fields.Nested(MatchupSchema, metadata={"description": "The fight, inline."})
     encounter_id = fields.String(metadata={"description": "Simulate a stored encounter as it stands "
                                                           "(send its token as `Authorization: Bearer`)."})
@@ -67,6 +57,7 @@ class SimulationSchema(Schema):
     """A simulation job: its state, progress, and the summary once done."""
 
     id = fields.String(required=True)
+    ruleset = fields.String(required=True, metadata={"description": "The ruleset that played the fights."})
     state = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "cancelled",
                                                                    "failed"]))
     trials = JsonInteger(required=True)

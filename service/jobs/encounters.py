@@ -11,10 +11,12 @@ from flask import current_app, g
 
 from service.rules.errors import NotFound
 from service.sessions.errors import EncounterNotFound
+from service.sim.simulator import simulator_for
 
 
-def matchup_of(encounter_id: str, authorization: str) -> dict[str, Any]:
-    """The matchup of encounter `encounter_id`: its combatants (each with its side) and no options."""
+def matchup_of(encounter_id: str, authorization: str) -> tuple[str, dict[str, Any]]:
+    """The ruleset and matchup of encounter `encounter_id`: its combatants (each with its side), and its
+    options where the ruleset's simulation reads the encounter's options (tactical's engine has its own)."""
     repository = current_app.extensions.get("referee.encounters")
     if repository is None:
         raise NotFound("this deployment has no encounter store", ("encounter_id",))
@@ -24,4 +26,7 @@ def matchup_of(encounter_id: str, authorization: str) -> dict[str, Any]:
         encounter = repository.get(encounter_id, token)
     except EncounterNotFound as error:
         raise NotFound(error.message, ("encounter_id",)) from error
-    return {"combatants": list(encounter.state["combatants"])}
+    matchup: dict[str, Any] = {"combatants": list(encounter.state["combatants"])}
+    if getattr(simulator_for(encounter.ruleset), "takes_encounter_options", False):
+        matchup["options"] = dict(encounter.state.get("options") or {})
+    return encounter.ruleset, matchup

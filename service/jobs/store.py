@@ -1,7 +1,8 @@
 """Simulation jobs in Redis: the job record, one partial tally per chunk, progress and the cancel flag.
 
 Keys (all expire with the job's TTL):
-  referee:sim:{id}            hash: state, trials, seed, chunk_size, chunks, times, matchup, result, tenant
+  referee:sim:{id}            hash: state, ruleset, trials, seed, chunk_size, chunks, times, matchup, result,
+                              tenant
   referee:sim:{id}:part:{i}   the tally of chunk i, written once (SET NX)
   referee:sim:{id}:done       hash chunk index -> trials, written once per chunk (HSETNX)
   referee:sim:{id}:cancel     present when the job was cancelled
@@ -39,9 +40,9 @@ class JobStore:
         self.ttl = ttl
 
     def create(self, job_id: str, matchup: dict, trials: int, seed: int, chunk_size: int,
-               chunks: int, tenant: str | None = None) -> None:
+               chunks: int, tenant: str | None = None, ruleset: str = "tactical") -> None:
         """A new queued job (owned by `tenant` when API keys are on)."""
-        record = {"id": job_id, "state": "queued", "trials": trials, "seed": seed, "chunk_size": chunk_size,
+        record = {"id": job_id, "state": "queued", "ruleset": ruleset, "trials": trials, "seed": seed, "chunk_size": chunk_size,
                   "chunks": chunks, "trials_done": 0, "created": time.time(), "matchup": json.dumps(matchup),
                   "tenant": tenant or ""}
         key = PREFIX + job_id
@@ -54,6 +55,7 @@ class JobStore:
         if not raw:
             return None
         job = {k.decode(): v.decode() for k, v in raw.items()}
+        job.setdefault("ruleset", "tactical")
         for name in ("trials", "seed", "chunk_size", "chunks", "trials_done"):
             job[name] = int(job[name])
         for name in ("created", "started", "finished"):

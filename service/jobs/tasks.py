@@ -12,9 +12,7 @@ from celery import Celery, Task
 from redis import Redis
 
 from service.jobs.store import JobStore
-from service.sim import chunks, summary
-from service.sim.matchup import parse
-from service.sim.tally import Tally, merge as merge_tallies
+from service.sim.simulator import simulator_for
 
 RUN_CHUNK = "referee.sim.run_chunk"
 MERGE = "referee.sim.merge"
@@ -30,15 +28,16 @@ def store_for(app: Celery) -> JobStore:
     return JobStore(_redis(app.conf.referee_redis_url), app.conf.referee_job_ttl)
 
 
-def run_chunk(task: Task, job_id: str, matchup: dict, chunk_index: int, trials: int, seed: int) -> dict:
+def run_chunk(task: Task, job_id: str, matchup: dict, chunk_index: int, trials: int, seed: int,
+              ruleset: str = "tactical") -> dict:
     """Simulate chunk `chunk_index` of a job and store its tally once (skipped when cancelled)."""
     store = store_for(task.app)
     if store.cancelled(job_id):
         return {"chunk": chunk_index, "skipped": "cancelled"}
     store.start_chunk(job_id)
     if not store.has_part(job_id, chunk_index):
-        tally = chunks.run_chunk(matchup, chunk_index, trials, seed)
-        store.save_part(job_id, chunk_index, tally.to_dict())
+        tally = simulator_for(ruleset).run_chunk(matchup, chunk_index, trials, seed)
+        store.save_part(job_id, chunk_index, tally)
     store.chunk_done(job_id, chunk_index, trials)
     return {"chunk": chunk_index, "trials": trials}
 
@@ -52,9 +51,8 @@ def merge(task: Task, _chunk_results: Any, job_id: str) -> dict:
     parts = store.parts(job_id, job["chunks"])
     if any(part is None for part in parts):
         raise task.retry(countdown=1, max_retries=600)
-    m = parse(job["matchup"])
-    tally = merge_tallies(*(Tally.from_dict(part) for part in parts))
-    store.finish(job_id, "done", summary.summarise(m, tally))
+    simulator = simulator_for(job["ruleset"])
+    store.finish(job_id, "done", simulator.summarize(job["matchup"], simulator.merge(parts)))
     return {"job": job_id, "state": "done"}
 
 

@@ -15,6 +15,12 @@ from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
 from service.sessions.records import Encounter, Segment
 
 Combatant = dict[str, Any]
+Loader = Callable[[str, str, Any, tuple], Any]  # (ruleset, kind, data, path) -> data in the ruleset's shape
+
+
+def as_sent(ruleset: str, kind: str, data: Any, path: tuple) -> Any:
+    """The default loader: payloads are left to the ruleset's engine."""
+    return data
 
 
 def engine_of(ruleset: str, field: tuple = ("ruleset",)) -> Any:
@@ -36,14 +42,17 @@ def fresh_seed() -> int:
 class Encounters:
     """Create, change, resolve and undo encounters held by `repository` (Redis or the in-memory twin)."""
 
-    def __init__(self, repository: Any, max_combatants: int = 200):
+    def __init__(self, repository: Any, max_combatants: int = 200, load: Loader = as_sent):
         self.repository = repository
         self.max_combatants = max_combatants
+        self.load = load  # the HTTP layer's first check of a payload in its ruleset's shape
 
     def create(self, ruleset: str, options: dict, combatants: list[Combatant]) -> tuple[Encounter, str]:
         """A new encounter from its options and combatants; returns it and its token."""
         engine = engine_of(ruleset)
         self._limit(len(combatants), ("combatants",))
+        combatants = self.load(ruleset, "combatant", combatants, ("combatants",))
+        options = self.load(ruleset, "options", options, ("options",))
         state = engine.write_state(engine.read_state({"combatants": combatants, "options": options}))
         return self.repository.create(ruleset, state)
 
@@ -61,7 +70,7 @@ class Encounters:
         def change(current: Encounter) -> list[Combatant]:
             combatants = current.state["combatants"]
             self._limit(len(combatants) + 1, ("combatants",))
-            return [*combatants, combatant]
+            return [*combatants, self.load(current.ruleset, "combatant", combatant, ())]
         new = self._combatants(encounter_id, token, change, expected)
         return new, new.state["combatants"][-1]
 
@@ -73,7 +82,7 @@ class Encounters:
         def change(current: Encounter) -> list[Combatant]:
             index, _ = _find(current.state, combatant_id)
             combatants = list(current.state["combatants"])
-            combatants[index] = combatant
+            combatants[index] = self.load(current.ruleset, "combatant", combatant, ())
             return combatants
         new = self._combatants(encounter_id, token, change, expected)
         return new, _find(new.state, combatant_id)[1]
@@ -91,18 +100,22 @@ class Encounters:
         """Store the declarations for the next segment, checked against the encounter."""
         def change(current: Encounter) -> tuple[dict, list]:
             engine = engine_of(current.ruleset)
-            return current.state, engine.check_declarations(engine.read_state(current.state), declarations)
+            loaded = self.load(current.ruleset, "declaration", declarations, ("declarations",))
+            return current.state, engine.check_declarations(engine.read_state(current.state), loaded)
         return self.repository.update(encounter_id, token, change, expected)
 
     def resolve(self, encounter_id: str, token: str, seed: int | None = None,
-                declarations: list[dict] | None = None,
-                expected: int | None = None) -> tuple[Encounter, list[dict], Segment]:
-        """Resolve the next segment with the pending declarations (or `declarations` instead)."""
+                declarations: list[dict] | None = None, expected: int | None = None,
+                rolls: list[dict] | None = None) -> tuple[Encounter, list[dict], Segment]:
+        """Resolve the next step (a segment or a round) with the pending declarations (or `declarations`
+        instead), dice from `rolls` first, then `seed`."""
         seed = fresh_seed() if seed is None else seed
         done: list[Segment] = []
         def compute(current: Encounter) -> Segment:
+            sent = None if declarations is None else self.load(current.ruleset, "declaration", declarations,
+                                                                ("declarations",))
             done.append(resolve_once(current.ruleset, current.state,
-                                     current.declarations if declarations is None else declarations, seed))
+                                     current.declarations if sent is None else sent, seed, (), rolls))
             return done[-1]
         new, events = self.repository.resolve(encounter_id, token, compute, expected)
         return new, events, done[-1]

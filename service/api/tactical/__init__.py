@@ -1,9 +1,15 @@
-"""Blueprints for the `tactical` ruleset's calculators (seed 000)."""
+"""Blueprints for the `tactical` ruleset's calculators (seed 000), and its payload schemas."""
 from __future__ import annotations
 
 import importlib
 
 from service.api.blueprint import Blueprint
+from service.api.tactical.simulation_schemas import OptionsSchema
+from service.api.tactical.state_schemas import (CombatantStateSchema, DeclarationSchema, EncounterOptionsSchema,
+                                                EncounterStateSchema)
+
+SCHEMAS = {"combatant": CombatantStateSchema, "declaration": DeclarationSchema, "options": EncounterOptionsSchema,
+           "state": EncounterStateSchema, "sim_options": OptionsSchema}
 
 # One module per endpoint family; each exposes `blp`.
 MODULES = (

@@ -1,10 +1,37 @@
 """POST /v1/tactical/segments/resolve: one Combat Segment of an encounter sent whole (nothing stored)."""
 from __future__ import annotations
 
-from service.api.blueprint import Blueprint
+from marshmallow import Schema, fields, validate
 
-from service.api.encounters_schemas import SegmentResolvedSchema, SegmentResolveRequestSchema
+from service.api.blueprint import Blueprint
+from service.api.encounters_schemas import EXAMPLE_COMBATANT, EXAMPLE_DECLARATION, MAX_DECLARATIONS
+from service.api.schemas import seed_field
+from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
 from service.sessions.encounters import fresh_seed, resolve_once
+
+def _state(**kwargs) -> fields.Nested:
+    return fields.Nested(EncounterStateSchema,
+                         metadata={"description": "The encounter state: `combatants`, `options`, `segment`.",
+                                   "example": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT]}},
+                         **kwargs)
+
+
+class SegmentResolveRequestSchema(Schema):
+    """A stateless segment: the whole encounter state comes with the request."""
+
+    state = _state(required=True)
+    declarations = fields.List(fields.Nested(DeclarationSchema), validate=validate.Length(max=MAX_DECLARATIONS),
+                               load_default=list,
+                               metadata={"description": "What each combatant does in the segment.",
+                                         "example": [EXAMPLE_DECLARATION]})
+    seed = seed_field()
+
+
+class SegmentResolvedSchema(Schema):
+    events = fields.List(fields.Dict(), required=True)
+    state = _state(required=True)
+    seed = fields.Integer(required=True)
+
 
 blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat Segment statelessly: send the "
                 "encounter state and declarations, get the events and the state after it.")

@@ -1,0 +1,81 @@
+"""What the shared endpoints (encounters, simulations) ask of a ruleset's HTTP package.
+
+`service.api.<package>.SCHEMAS` maps a payload kind to the marshmallow schema of that ruleset's shape:
+`combatant`, `declaration`, `options` (encounter options), `state`, and optionally `sim_options`
+(a simulation's `matchup.options`, when they differ from the encounter's). An encounter or simulation
+body carries these payloads as plain objects (`PayloadSchema`); once the ruleset is known, the view
+loads each through its ruleset's schema, so every bad field is named at once, before the ruleset's
+engine checks what depends on the encounter. The spec documents each payload as a `oneOf` of every
+ruleset's schema.
+"""
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any, Mapping
+
+from marshmallow import INCLUDE, Schema, ValidationError
+
+from service.rules import registry
+
+KINDS = ("combatant", "declaration", "options", "state", "sim_options")
+
+
+class PayloadSchema(Schema):
+    """A ruleset-specific object, loaded as sent and checked later by its ruleset's schema."""
+
+    payload_kind = "combatant"
+
+    class Meta:
+        unknown = INCLUDE
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:  # type: ignore[override]
+        """Sent as it is: its shape belongs to the ruleset."""
+        return obj
+
+
+def payload(kind: str, description: str) -> type[PayloadSchema]:
+    """A PayloadSchema class for one kind (named `<Kind>Payload` in the spec)."""
+    name = "".join(part.title() for part in kind.split("_")) + "PayloadSchema"
+    return type(name, (PayloadSchema,), {"payload_kind": kind, "__doc__": description})
+
+
+@cache
+def schema_classes(kind: str) -> tuple[type[Schema], ...]:
+    """Every registered ruleset's schema class for `kind` (those that have one), in id order."""
+    found = []
+    for ruleset in registry.all_rulesets():
+        cls = _schemas(ruleset.package).get(kind)
+        if cls is not None and cls not in found:
+            found.append(cls)
+    return tuple(found)
+
+
+def load_payload(ruleset_id: str, kind: str, data: Any, path: tuple) -> Any:
+    """`data` loaded through the ruleset's schema for `kind` (as sent when it has none); a
+    ValidationError names every bad field from the request body's root."""
+    cls = _schemas(registry.get(ruleset_id).package).get(kind)
+    if cls is None:
+        return data
+    try:
+        return _instance(cls).load(data, many=isinstance(data, list))
+    except ValidationError as error:
+        messages: Any = error.messages
+        for key in reversed(path):
+            messages = {key: messages}
+        raise ValidationError(messages) from None
+
+
+def _schemas(package: str) -> Mapping[str, type[Schema]]:
+    try:
+        module = importlib.import_module(f"service.api.{package}")
+    except ModuleNotFoundError as error:
+        if error.name != f"service.api.{package}":
+            raise
+        return {}
+    return getattr(module, "SCHEMAS", {})
+
+
+@cache
+def _instance(cls: type[Schema]) -> Schema:
+    return cls()

@@ -1,0 +1,25 @@
+"""The `tactical` simulation options: the numpy engine's rule switches (a matchup's `options`)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import JsonBoolean, JsonInteger
+
+
+class OptionsSchema(Schema):
+    """Rule switches of a simulation (defaults: RULINGS and the digest's defaults)."""
+
+    method = fields.String(load_default="ratio", validate=validate.OneOf(["ratio", "linear"]),
+                           metadata={"description": "Task Resolution Table method (RULINGS 4)."})
+    heroic = JsonBoolean(load_default=True, metadata={"description": "A Heroic hit doubles the POT."})
+    bumble = JsonBoolean(load_default=True, metadata={"description": "Count Bumbles (a miss either way)."})
+    armor_wear = JsonBoolean(load_default=True)
+    reprisals = JsonBoolean(load_default=True, 
+                               metadata={"description": "A missed attack gives a Reprisal."})
+    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]))
+    targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
+                              metadata={"description": "Strike the lowest-index standing foe, or a "
+                                                       "random one."})
+    max_segments = JsonInteger(load_default=100, validate=validate.Range(1, 1000),
+                                  metadata={"description": "A fight still on after this many segments is "
+                                                           "a draw."})

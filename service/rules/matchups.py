@@ -1,0 +1,71 @@
+"""The matchup of a simulation, read the same way by every ruleset: sides of combatants.
+
+A matchup is `{"sides": [{"name", "combatants": [...]}, ...], "options": {...}}`, or an encounter's
+`{"combatants": [{"side": ..., ...}], "options": {...}}`; combatants are in the ruleset's encounter
+format. Ids are optional in a matchup: a combatant without one takes its `name`, else `<side>-<n>`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from service.rules.errors import RulesError
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One combatant of a matchup: its side's name, its JSON (with an `id`), and its path in the request."""
+
+    side: str
+    combatant: Mapping[str, Any]
+    path: tuple
+
+
+def entries(data: Mapping[str, Any], path: tuple = ()) -> list[Entry]:
+    """Every combatant of a matchup with its side, in order (RulesError for a malformed matchup)."""
+    if not isinstance(data, Mapping):
+        raise RulesError("a matchup is an object", path or None)
+    found = _from_sides(data, path) if "sides" in data else _from_combatants(data, path)
+    if len({entry.side for entry in found}) < 2:
+        raise RulesError("a matchup needs at least two sides", (*path, "sides"))
+    ids = [entry.combatant["id"] for entry in found]
+    for index, ident in enumerate(ids):
+        if ids.index(ident) != index:
+            raise RulesError(f"combatant id {ident!r} is used twice", (*found[index].path, "id"))
+    return found
+
+
+def _from_sides(data: Mapping[str, Any], path: tuple) -> list[Entry]:
+    sides = data["sides"]
+    if not isinstance(sides, list) or not sides:
+        raise RulesError("sides must be a non-empty list", (*path, "sides"))
+    found = []
+    for i, side in enumerate(sides):
+        where = (*path, "sides", i)
+        if not isinstance(side, Mapping) or not isinstance(side.get("combatants"), list) or not side["combatants"]:
+            raise RulesError("every side needs at least one combatant", (*where, "combatants"))
+        name = str(side.get("name") or f"side-{i + 1}")
+        for j, raw in enumerate(side["combatants"]):
+            found.append(Entry(name, _named(raw, f"{name}-{j + 1}", (*where, "combatants", j)),
+                               (*where, "combatants", j)))
+    return found
+
+
+def _from_combatants(data: Mapping[str, Any], path: tuple) -> list[Entry]:
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list) or not combatants:
+        raise RulesError("a matchup needs sides or combatants", (*path, "sides"))
+    found = []
+    for j, raw in enumerate(combatants):
+        where = (*path, "combatants", j)
+        named = _named(raw, f"combatant-{j + 1}", where)
+        found.append(Entry(str(named.get("side") or ""), named, where))
+    return found
+
+
+def _named(raw: Any, fallback: str, path: tuple) -> Mapping[str, Any]:
+    if not isinstance(raw, Mapping):
+        raise RulesError("a combatant is an object", path)
+    if raw.get("id"):
+        return raw
+    return {**raw, "id": str(raw.get("name") or fallback)[:64]}
