@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.ruleset_http import payload
+from service.api.ruleset_http import RulesetIds, payload
 from service.api.schemas import round_rolls_field, seed_field
-from service.rules import registry
 
 CombatantPayload = payload("combatant", "One combatant, in the encounter's ruleset's format.")
 DeclarationPayload = payload("declaration", "One declaration, in the encounter's ruleset's format.")
@@ -49,7 +48,7 @@ def state_field(**kwargs) -> fields.Dict:
 class EncounterCreateSchema(Schema):
     """A new encounter: its ruleset, rule options and combatants."""
 
-    ruleset = fields.String(load_default="tactical", validate=validate.OneOf(registry.ids()),
+    ruleset = fields.String(load_default="tactical", validate=RulesetIds(),
                             metadata={"description": "Ruleset id: its rules resolve the encounter, and its "
                                                      "formats hold the combatants, options and declarations."})
     options = fields.Nested(OptionsPayload, load_default=dict,

@@ -14,7 +14,7 @@ import importlib
 from functools import cache
 from typing import Any, Mapping
 
-from marshmallow import INCLUDE, Schema, ValidationError
+from marshmallow import INCLUDE, Schema, ValidationError, validate
 
 from service.rules import registry
 
@@ -32,6 +32,30 @@ class PayloadSchema(Schema):
     def dump(self, obj: Any, *, many: bool | None = None) -> Any:  # type: ignore[override]
         """Sent as it is: its shape belongs to the ruleset."""
         return obj
+
+
+class RulesetIds(validate.OneOf):
+    """One of the registered ruleset ids, read when a value is checked (not when the schema is
+    imported), so a ruleset registered later is accepted and the spec's enum lists every id."""
+
+    def __init__(self) -> None:
+        super().__init__(registry.ids(), error="Must be one of: {choices}.")
+
+    @property  # type: ignore[override]
+    def choices(self) -> list[str]:
+        return registry.ids()
+
+    @choices.setter
+    def choices(self, value: Any) -> None:
+        pass
+
+    @property  # type: ignore[override]
+    def choices_text(self) -> str:
+        return ", ".join(registry.ids())
+
+    @choices_text.setter
+    def choices_text(self, value: Any) -> None:
+        pass
 
 
 def payload(kind: str, description: str) -> type[PayloadSchema]:

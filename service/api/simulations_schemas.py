@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.ruleset_http import payload
+from service.api.ruleset_http import RulesetIds, payload
 from service.api.schemas import JsonFloat, JsonInteger, seed_field
-from service.rules import registry
 
 SimulationOptionsPayload = payload("sim_options", "A simulation's rule options, in its ruleset's format "
                                                   "(tactical: the engine's switches; the others: the ruleset's "
@@ -27,7 +26,7 @@ class MatchupSchema(Schema):
 
 
 class SimulationRequestSchema(Schema):
-    ruleset = fields.String(load_default=None, validate=validate.OneOf(registry.ids()),
+    ruleset = fields.String(load_default=None, validate=RulesetIds(),
                             metadata={"description": "The ruleset whose rules play the fights (default "
                                                      "`tactical`; with `encounter_id`, the encounter's)."})
     matchup = fields.Nested(MatchupSchema, metadata={"description": "The fight, inline."})

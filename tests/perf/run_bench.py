@@ -1,6 +1,7 @@
 """`make bench`: every benchmark in one run; prints a table and writes it into the README."""
 from __future__ import annotations
 
+import importlib
 import json
 import platform
 import re
@@ -50,6 +51,12 @@ def sim_table(sim: dict) -> str:
         f"{sim['workers']['seconds_2']:.2f} s | {sim['workers']['speedup']:.2f}x speed-up |"])
 
 
+def ruleset_reports() -> list[str]:
+    """Each ruleset's own benchmark: `tests/perf/ruleset_<package>.py` with `report() -> str` (markdown)."""
+    found = sorted((ROOT / "tests" / "perf").glob("ruleset_*.py"))
+    return [importlib.import_module(f"tests.perf.{path.stem}").report() for path in found]
+
+
 def main() -> None:
     started = time.strftime("%Y-%m-%d")
     rows = http_benchmarks()
@@ -60,6 +67,7 @@ def main() -> None:
               "with deploy/gunicorn.conf.py and 2 workers of 8 connections each, all started together, warmed up for 2 s, then measured in "
               "3 interleaved rounds of 2 s, best round shown; Referee's rate limit off, access log on).\n\n" + http_table(rows)
               + "\n\n" + segment_table(resolve, segments) + "\n\n" + sim_table(sim))
+    report = "\n\n".join([report, *ruleset_reports()])
     print(report)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
