@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.events import event_field
 from service.api.ruleset_http import RulesetIds, payload
 from service.api.schemas import round_rolls_field, seed_field
 
@@ -23,6 +24,16 @@ EXAMPLE_COMBATANT = {
     "position": {"x": 0, "y": 0}, "facing": 0,
 }
 EXAMPLE_DECLARATION = {"combatant": "knight", "action": "attack", "target": "bandit-1", "weapon": 0}
+EXAMPLE_BANDIT = {**EXAMPLE_COMBATANT, "id": "bandit-1", "side": "blue", "position": {"x": 1, "y": 0}, "facing": 180,
+                  "weapons": [{"name": "axe", "av": 45, "parry": 25, "size": 5, "weight_class": 3}],
+                  "dodge_dv": 15, "armor": [{"type": "padded"}]}
+EXAMPLE_CREATE = {"ruleset": "tactical", "options": {"bumble": False},
+                  "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]}
+EXAMPLE_ADDED = {**EXAMPLE_BANDIT, "id": "bandit-2", "position": {"x": 0, "y": 1}, "facing": 270}
+EXAMPLE_REPLACED = {**EXAMPLE_BANDIT, "dodge_dv": 25}
+EXAMPLE_DECLARATIONS = {"declarations": [EXAMPLE_DECLARATION,
+                                         {"combatant": "bandit-1", "action": "attack", "target": "knight"}]}
+EXAMPLE_SEGMENT = {"seed": 7}
 
 
 def combatants_field(**kwargs) -> fields.List:
@@ -135,15 +146,14 @@ class EncounterSegmentSchema(Schema):
     summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary fields "
                                                    "(initiative order, countdown, strike order, ...)."})
     seed = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True,
-                         metadata={"description": "Events in order; each has `segment` and `seq`."})
+    events = event_field(required=True, metadata={"description": "Events in order; each has `segment` and `seq`."})
     state = state_field(required=True)
     version = fields.Integer(required=True)
     links = fields.Nested(EncounterLinksSchema, required=True)
 
 
 class EncounterEventPageSchema(Schema):
-    items = fields.List(fields.Dict(), required=True)
+    items = event_field(required=True, metadata={"description": "The events of this page, by `seq`."})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
     total = fields.Integer(required=True)

@@ -141,6 +141,7 @@ class NotReadySchema(ProblemSchema):
 
 
 @blp.get("/healthz")
+@blp.doc(operationId="getHealth")
 @blp.response(200, HealthSchema)
 def healthz() -> dict[str, str]:
     """Liveness: the process answers (touches nothing else)."""
@@ -148,6 +149,7 @@ def healthz() -> dict[str, str]:
 
 
 @blp.get("/readyz")
+@blp.doc(operationId="getReadiness")
 @blp.response(200, ReadySchema)
 @blp.alt_response(503, schema=NotReadySchema, content_type=PROBLEM,
                   description="Not ready: problem+json with every check's answer.")
@@ -166,6 +168,7 @@ def readyz() -> Any:
 
 
 @blp.get("/metrics")
+@blp.doc(operationId="getMetrics")
 @blp.doc(responses={"200": {"description": "Prometheus text exposition format.",
                             "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics() -> Response:

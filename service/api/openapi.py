@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import http
+import inspect
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter, resolver
@@ -10,7 +13,9 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, fields
 
+from service.api import events
 from service.api.errors import PROBLEM
+from service.api.events import EventSchema
 from service.api.ruleset_http import PayloadSchema, schema_classes
 from service.rules import registry
 
@@ -32,6 +37,25 @@ class ProblemSchema(Schema):
     request_id = fields.String()
 
 
+def package_version() -> str:
+    """The version of the installed `referee` package (pyproject.toml's when it is not installed)."""
+    try:
+        return metadata.version("referee")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+
+
+def schema_description(schema: Any) -> str | None:
+    """A schema's description: its class docstring, first paragraph."""
+    cls = resolve_schema_cls(schema)
+    cls = cls[0] if isinstance(cls, list) else cls
+    doc = cls.__dict__.get("__doc__")
+    return inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ") if doc else None
+
+
 def schema_name(schema: Any) -> str:
     """A component name: the class name without "Schema", prefixed with its ruleset's name when the class
     belongs to a ruleset's HTTP package other than tactical (whose names predate the others), so that two
@@ -49,13 +73,25 @@ def schema_name(schema: Any) -> str:
 
 
 class RefereeConverter(OpenAPIConverter):
-    """Documents a ruleset-specific payload as a `oneOf` of every ruleset's schema for it."""
+    """Documents a ruleset-specific payload as each ruleset's schema for it (`anyOf` once there are several:
+    two rulesets' shapes may both accept one object, and nothing in it names its ruleset), and an event as
+    the typed union of service.api.events."""
 
     def schema2jsonschema(self, schema: Any) -> dict:
-        if isinstance(schema, PayloadSchema) or (isinstance(schema, type) and issubclass(schema, PayloadSchema)):
-            refs = [self.resolve_nested_schema(cls) for cls in schema_classes(schema.payload_kind)]
-            return {"type": "object", "description": (schema.__doc__ or "").strip(), "oneOf": refs}
-        return super().schema2jsonschema(schema)
+        kind = resolve_schema_cls(schema)
+        if isinstance(kind, type) and issubclass(kind, EventSchema):
+            return events.document(self)
+        if isinstance(kind, type) and issubclass(kind, PayloadSchema):
+            refs = [self.resolve_nested_schema(cls) for cls in schema_classes(kind.payload_kind)]
+            description = schema_description(schema) or ""
+            if len(refs) == 1:
+                return {"description": description, **refs[0]}
+            return {"type": "object", "description": description, "anyOf": refs}
+        jsonschema = super().schema2jsonschema(schema)
+        description = schema_description(schema)
+        if description and "description" not in jsonschema:
+            jsonschema = {"description": description, **jsonschema}
+        return jsonschema
 
 
 class RefereePlugin(MarshmallowPlugin):

@@ -5,7 +5,8 @@ from flask import Response
 from service.api.blueprint import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.caching import cacheable
+from service.api.caching import cacheable, conditional
+from service.api.headers import headers
 from service.rules import registry
 
 blp = Blueprint("rulesets", __name__, description="Rulesets and their tables, as data.")
@@ -60,20 +61,30 @@ class TableSchema(Schema):
     data = fields.Raw(required=True, metadata={"description": "The table's rows, as the ruleset stores them."})
 
 
+RULESET = [{"in": "path", "name": "ruleset_id", "example": "tactical",
+            "description": "A ruleset id from `GET /v1/rulesets`."}]
+TABLE = RULESET + [{"in": "path", "name": "name", "example": "weapon-db",
+                    "description": "A table name the ruleset lists under `tables`."}]
+
+
 def _summary(ruleset: registry.Ruleset) -> dict:
     return {"id": ruleset.id, "name": ruleset.name, "source": ruleset.source, "summary": ruleset.summary,
             "href": f"/v1/rulesets/{ruleset.id}"}
 
 
 @blp.get("")
-@blp.response(200, RulesetListSchema)
+@blp.doc(operationId="listRulesets")
+@blp.response(200, RulesetListSchema, headers=headers("ETag"))
+@conditional
 def list_rulesets() -> Response:
     """List the registered rulesets."""
     return cacheable(RulesetListSchema().dump({"rulesets": [_summary(r) for r in registry.all_rulesets()]}))
 
 
-@blp.get("/<string:ruleset_id>")
-@blp.response(200, RulesetSchema)
+@blp.get("/<string:ruleset_id>", parameters=RULESET)
+@blp.doc(operationId="getRuleset")
+@blp.response(200, RulesetSchema, headers=headers("ETag"))
+@conditional
 @blp.alt_response(404, response="NOT_FOUND")
 def get_ruleset(ruleset_id: str) -> Response:
     """One ruleset: its tables, rulings and the options a caller may change."""
@@ -86,8 +97,10 @@ def get_ruleset(ruleset_id: str) -> Response:
     return cacheable(RulesetSchema().dump(body))
 
 
-@blp.get("/<string:ruleset_id>/tables/<string:name>")
-@blp.response(200, TableSchema)
+@blp.get("/<string:ruleset_id>/tables/<string:name>", parameters=TABLE)
+@blp.doc(operationId="getRulesetTable")
+@blp.response(200, TableSchema, headers=headers("ETag"))
+@conditional
 @blp.alt_response(404, response="NOT_FOUND")
 def get_table(ruleset_id: str, name: str) -> Response:
     """One table of a ruleset, as data (each is checked against the seed text in the tests)."""

@@ -5,6 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.blueprint import Blueprint
 from service.api.encounters_schemas import EXAMPLE_COMBATANT, EXAMPLE_DECLARATION, MAX_DECLARATIONS
+from service.api.events import event_field
 from service.api.schemas import seed_field
 from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
 from service.sessions.encounters import fresh_seed, resolve_once
@@ -28,7 +29,7 @@ class SegmentResolveRequestSchema(Schema):
 
 
 class SegmentResolvedSchema(Schema):
-    events = fields.List(fields.Dict(), required=True)
+    events = event_field(required=True)
     state = _state(required=True)
     seed = fields.Integer(required=True)
 
@@ -38,6 +39,7 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
 
 
 @blp.post("/segments/resolve")
+@blp.doc(operationId="resolveTacticalSegment")
 @blp.arguments(SegmentResolveRequestSchema)
 @blp.response(200, SegmentResolvedSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
