@@ -6,7 +6,7 @@ from typing import Any
 from flask import Response, json, request
 from flask_smorest.utils import deepupdate
 
-from service.api.headers import headers, parameter
+from service.api.headers import headers, takes
 
 
 def cacheable(body: Any, max_age: int = 3600) -> Response:
@@ -20,7 +20,7 @@ def cacheable(body: Any, max_age: int = 3600) -> Response:
 def conditional(view: Any) -> Any:
     """Document what a view answering with `cacheable` also does: If-None-Match in, 304 out."""
     view._apidoc = deepupdate(getattr(view, "_apidoc", {}), {"manual_doc": {
-        "parameters": [parameter("IfNoneMatch")],
+        **takes("IfNoneMatch"),
         "responses": {304: {"description": "Not Modified: If-None-Match named the current ETag.",
                             "headers": headers("ETag")}}}})
     return view

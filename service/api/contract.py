@@ -41,6 +41,7 @@ class ContractPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             if method not in METHODS:
                 continue
+            operation.setdefault("parameters", []).extend(operation.pop(headers.EXTRA, []))
             versioned = (path or "").startswith("/v1/")
             operation["security"] = _security(operation.get("security"), versioned)
             responses = operation.setdefault("responses", {})

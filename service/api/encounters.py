@@ -16,7 +16,7 @@ from redis.exceptions import RedisError
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
-from service.api.headers import headers, parameter
+from service.api.headers import headers, takes
 from service.api.ruleset_http import load_payload
 from service.rules import registry
 from service.sessions.encounters import Encounters
@@ -44,7 +44,7 @@ def documented(*codes: int, secured: bool = True, write: bool = False):
             if code in codes:
                 view = blp.alt_response(code, response=name)(view)
         if write:
-            view = blp.doc(parameters=[parameter("IfMatch")])(view)
+            view = blp.doc(**takes("IfMatch"))(view)
         return blp.doc(security=AUTH)(view) if secured else view
     return decorate
 
@@ -79,7 +79,7 @@ def create(body: dict) -> tuple[dict, int, dict]:
 
 @blp.get("/<string:encounter_id>", parameters=ENCOUNTER)
 @blp.doc(operationId="getEncounter")
-@blp.doc(parameters=[parameter("IfNoneMatch")])
+@blp.doc(**takes("IfNoneMatch"))
 @blp.response(200, s.EncounterSchema, headers=headers("ETag"))
 @blp.alt_response(304, description="Not modified (If-None-Match named the current version).", headers=headers("ETag"))
 @documented(401, 404, 503)
@@ -212,7 +212,7 @@ def events(query: dict, encounter_id: str) -> dict:
 
 
 @blp.get("/<string:encounter_id>/stream", parameters=ENCOUNTER)
-@blp.doc(operationId="streamEncounterEvents", parameters=[parameter("LastEventId")])
+@blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
 @blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>`; "
                                            "a comment heartbeat; ends after `sse_max_seconds` (reconnect with "

@@ -89,7 +89,8 @@ class EncounterEventsQuerySchema(Schema):
 class EncounterStreamQuerySchema(Schema):
     since = fields.Integer(validate=validate.Range(0, 10**15),
                            metadata={"description": "Replay the events after this `seq` first "
-                                                    "(like `Last-Event-ID`); default: only new events."})
+                                                    "(like `Last-Event-ID`); default: only new events.",
+                                     "example": 0})
     token = fields.String(validate=validate.Length(1, 200),
                           metadata={"description": "The encounter token, for EventSource clients that cannot "
                                                    "send an Authorization header."})

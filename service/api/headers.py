@@ -35,9 +35,18 @@ HEADERS: dict[str, dict[str, Any]] = {
 RATE_LIMIT = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 
 
+EXTRA = "x-referee-header-parameters"  # read (and removed) by service.api.contract
+
+
 def parameter(name: str) -> str:
     """A reference to one of PARAMETERS (apispec turns a component name into its `$ref`)."""
     return name
+
+
+def takes(*names: str) -> dict[str, list[str]]:
+    """`blp.doc(**takes("IfMatch"))`: header parameters an operation reads, added to whatever else it
+    documents (a `parameters` doc entry would replace the query parameters of `blp.arguments`)."""
+    return {EXTRA: [parameter(name) for name in names]}
 
 
 def header(name: str) -> dict[str, str]:

@@ -11,7 +11,7 @@ MAX_MPH = 1000
 
 def _mph(field: type[fields.Float] = JsonFloat) -> fields.Float:
     return field(required=True, allow_nan=False, validate=validate.Range(0, MAX_MPH),
-                 metadata={"description": "Full-rate speed in mph (0 to 1000)."})
+                 metadata={"description": "Full-rate speed in mph (0 to 1000).", "example": 10})
 
 
 def _scale() -> fields.String:

@@ -4,7 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.blueprint import Blueprint
-from service.api.encounters_schemas import EXAMPLE_COMBATANT, EXAMPLE_DECLARATION, MAX_DECLARATIONS
+from service.api.encounters_schemas import (EXAMPLE_BANDIT, EXAMPLE_COMBATANT, EXAMPLE_DECLARATION,
+                                           EXAMPLE_DECLARATIONS, MAX_DECLARATIONS)
 from service.api.events import event_field
 from service.api.schemas import seed_field
 from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
@@ -40,7 +41,9 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
 
 @blp.post("/segments/resolve")
 @blp.doc(operationId="resolveTacticalSegment")
-@blp.arguments(SegmentResolveRequestSchema)
+@blp.arguments(SegmentResolveRequestSchema, example={
+    "state": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]},
+    "declarations": EXAMPLE_DECLARATIONS["declarations"], "seed": 7})
 @blp.response(200, SegmentResolvedSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def resolve(body: dict) -> dict:
