@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import http
 import inspect
+import json
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,18 @@ class RefereeConverter(OpenAPIConverter):
     """Documents a ruleset-specific payload as each ruleset's schema for it (`anyOf` once there are several:
     two rulesets' shapes may both accept one object, and nothing in it names its ruleset), and an event as
     the typed union of service.api.events."""
+
+    def field2property(self, field: Any) -> dict:
+        """A field's property; a default the server fills in is stated in the description rather than as
+        JSON Schema's `default` (openapi-typescript turns every property with a `default` into a required
+        one, so clients would have to send what the server already assumes)."""
+        prop = super().field2property(field)
+        if "default" in prop:
+            default = prop.pop("default")
+            text = prop.get("description", "").rstrip()
+            shown = json.dumps(default) if not isinstance(default, str) else f'"{default}"'
+            prop["description"] = (text + " " if text else "") + f"Default: `{shown}`."
+        return prop
 
     def schema2jsonschema(self, schema: Any) -> dict:
         kind = resolve_schema_cls(schema)
