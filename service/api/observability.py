@@ -134,17 +134,24 @@ def worker_check(app: Flask) -> Check:
 
 
 class HealthSchema(Schema):
-    status = fields.String(required=True, metadata={"example": "ok"})
+    """The process is alive."""
+
+    status = fields.String(required=True, metadata={"description": "Always `ok`.", "example": "ok"})
 
 
 class ReadySchema(Schema):
-    status = fields.String(required=True, metadata={"example": "ready"})
+    """Every required check passed."""
+
+    status = fields.String(required=True, metadata={"description": "Always `ready`.", "example": "ready"})
     checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                         metadata={"example": {"redis": "ok", "worker": "ok"}})
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or why it failed.", "example": {"redis": "ok", "worker": "ok"}})
 
 
 class NotReadySchema(ProblemSchema):
-    checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    """Some required check failed: a problem document with every check's answer."""
+
+    checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or why it failed."})
 
 
 @blp.get("/healthz")

@@ -13,40 +13,61 @@ blp = Blueprint("rulesets", __name__, description="Rulesets and their tables, as
 
 
 class TableRefSchema(Schema):
-    name = fields.String(required=True)
-    title = fields.String(required=True)
-    href = fields.String(required=True)
+    """A table the ruleset serves as data."""
+
+    name = fields.String(required=True, metadata={"description": "The table's name in URLs."})
+    title = fields.String(required=True,
+                          metadata={"description": "The table's title, as the rules text names it."})
+    href = fields.String(required=True, metadata={"description": "Where to get the table."})
 
 
 class RulesetSummarySchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    source = fields.String(required=True)
-    summary = fields.String(required=True)
-    href = fields.String(required=True)
+    """A registered ruleset, in short."""
+
+    id = fields.String(required=True,
+                       metadata={"description": "The ruleset's id, used in URLs and in encounters' and simulations' `ruleset`."})
+    name = fields.String(required=True, metadata={"description": "The rule system's name."})
+    source = fields.String(required=True, metadata={"description": "The text the rules come from."})
+    summary = fields.String(required=True, metadata={"description": "What the ruleset resolves."})
+    href = fields.String(required=True, metadata={"description": "Where to get the whole description."})
 
 
 class RulesetListSchema(Schema):
-    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+    """Every registered ruleset."""
+
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True,
+                           metadata={"description": "The rulesets, by id."})
 
 
 class RulingSchema(Schema):
-    id = fields.String(required=True)
-    topic = fields.String(required=True)
-    ruling = fields.String(required=True)
+    """How Referee reads a passage of the rules text that is silent or contradicts itself."""
+
+    id = fields.String(required=True,
+                       metadata={"description": "The ruling's id (e.g. `RULINGS 4`), named in traces."})
+    topic = fields.String(required=True, metadata={"description": "What the ruling is about."})
+    ruling = fields.String(required=True, metadata={"description": "What Referee does."})
 
 
 class AssumptionSchema(Schema):
-    id = fields.String(required=True)
-    tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]))
-    summary = fields.String(required=True)
-    option = fields.String(required=True, allow_none=True)
-    source = fields.String(required=True)
+    """Something the ruleset had to assume beyond its text, and where it came from."""
+
+    id = fields.String(required=True, metadata={"description": "The assumption's id."})
+    tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]),
+                        metadata={"description": "Provenance: DOC (stated in the text), INF (inferred from it), CORE (from the core game), DEF (Referee's default)."})
+    summary = fields.String(required=True, metadata={"description": "What is assumed."})
+    option = fields.String(required=True, allow_none=True,
+                           metadata={"description": "The request option that changes it (null when none does)."})
+    source = fields.String(required=True,
+                           metadata={"description": "Where in the text (or elsewhere) it comes from."})
 
 
 class RulesetSchema(RulesetSummarySchema):
-    tables = fields.List(fields.Nested(TableRefSchema), required=True)
-    rulings = fields.List(fields.Nested(RulingSchema), required=True)
+    """A ruleset: its tables, rulings, options and assumptions."""
+
+    tables = fields.List(fields.Nested(TableRefSchema), required=True,
+                         metadata={"description": "The tables it serves as data."})
+    rulings = fields.List(fields.Nested(RulingSchema), required=True,
+                          metadata={"description": "Referee's readings of unclear passages."})
     options = fields.Dict(required=True, metadata={"description": "Options a caller may change: name -> "
                                                                "{default, choices?, tag, summary}."})
     assumptions = fields.List(fields.Nested(AssumptionSchema), required=True,
@@ -55,9 +76,11 @@ class RulesetSchema(RulesetSummarySchema):
 
 
 class TableSchema(Schema):
-    ruleset = fields.String(required=True)
-    name = fields.String(required=True)
-    title = fields.String(required=True)
+    """One table of a ruleset, as data."""
+
+    ruleset = fields.String(required=True, metadata={"description": "The ruleset id."})
+    name = fields.String(required=True, metadata={"description": "The table's name."})
+    title = fields.String(required=True, metadata={"description": "The table's title."})
     data = fields.Raw(required=True, metadata={"description": "The table's rows, as the ruleset stores them."})
 
 

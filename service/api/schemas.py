@@ -10,8 +10,10 @@ class TraceStepSchema(Schema):
     """One step of the explanation: the seed heading or ruling used, what it did, the value."""
 
     rule = fields.String(required=True, metadata={"description": "Seed heading or ruling applied."})
-    detail = fields.String(required=True)
-    value = fields.Raw(allow_none=True)
+    detail = fields.String(required=True,
+                           metadata={"description": "What the rule did here, with the numbers."})
+    value = fields.Raw(allow_none=True,
+                       metadata={"description": "The value it produced (a number, text or null)."})
 
 
 class RollSchema(Schema):
