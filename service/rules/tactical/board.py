@@ -31,6 +31,8 @@ class Board:
     events: list[Event] = field(default_factory=list)
     uses: Counter = field(default_factory=Counter)
     dodges: Counter = field(default_factory=Counter)
+    parried: Counter = field(default_factory=Counter)  # (who, weapon): defences made with it this CS
+    recovered: set[tuple[str, int]] = field(default_factory=set)  # weapons back to full after a Reprisal
     moved_feet: Counter = field(default_factory=Counter)
     speed_now: dict[str, float] = field(default_factory=dict)
     charge_ready: set[str] = field(default_factory=set)

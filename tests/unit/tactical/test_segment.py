@@ -78,8 +78,9 @@ def test_a_miss_gives_the_defender_a_reprisal_at_half_parry():
     result = resolve_segment(state(a, b), decl, random.Random(0))
     first, reprisal = types(result, "attack")
     assert first["outcome"] == "bumble" and reprisal["mode"] == "reprisal"
-    # a's sword: used once to attack, so defending is its 2nd use (40 -> 20), halved again for the Reprisal.
-    assert (reprisal["defence"], reprisal["dv"]) == ("parry:0", 10)
+    # a's sword missed; against the Reprisal its Parry 40 is halved once (the failed attack does not
+    # diminish it first): 20, level with the Dodge 20, and a parry wins ties.
+    assert (reprisal["defence"], reprisal["dv"]) == ("parry:0", 20)
 
 
 def test_rear_attacks_are_undefended():
@@ -168,3 +169,30 @@ def test_an_other_action_with_a_duration_runs_across_segments():
         s = result.state
     assert lefts == [2, 1, 0]
     assert (s.get("lighter").task, s.get("lighter").task_left) == ("", 0)
+
+
+def reprisal_fight(a_parry, a_dodge, *, actions=1, b_d100=(100,)):
+    """a attacks b and misses (a bumble); b's Reprisal misses too; with more actions b strikes again
+    (a never takes a Reprisal)."""
+    a = person("a", av=50, parry=a_parry, dodge=a_dodge, side="red")
+    b = person("b", av=50, parry=30, side="blue")
+    decl = [{"combatant": "a", "action": "attack", "target": "b", "reprisal": "none", "actions": actions,
+             "dice": {"initiative": 10, "d100": [100]}},
+            *[{"combatant": "a", "action": "wait"}] * (actions - 1),
+            {"combatant": "b", "action": "attack", "target": "a", "actions": actions,
+             "dice": {"initiative": 1, "d100": list(b_d100)}}]
+    return types(resolve_segment(state(a, b), decl, random.Random(0)), "attack")
+
+
+def test_the_reprisal_defence_is_the_best_one_after_halving():
+    # Parry 23 halves to 12 against the Reprisal; the Dodge 20 is better and is the one offered.
+    _, reprisal, *_ = reprisal_fight(23, 20)
+    assert (reprisal["mode"], reprisal["defence"], reprisal["dv"]) == ("reprisal", "dodge", 20)
+
+
+def test_a_later_defence_with_the_recovered_weapon_is_at_full_dv_then_halves():
+    # b has two actions: his Reprisal (a miss), then two attacks; a parries with the sword each time:
+    # 40 -> 20 for the Reprisal, then 40 as if first, then 20 (the second use).
+    attacks = reprisal_fight(40, 0, actions=3, b_d100=(100, 100, 100))
+    assert [(x["mode"], x["attacker"], x["dv"]) for x in attacks] == [
+        ("melee", "a", 30), ("reprisal", "b", 20), ("melee", "b", 40), ("melee", "b", 20), ("melee", "b", 10)]
