@@ -39,11 +39,14 @@ class Board:
     opportunities: set[tuple[str, str]] = field(default_factory=set)
     declared: dict[str, list[Declaration]] = field(default_factory=dict)
     d100_faces: dict[str, list[int]] = field(default_factory=dict)
+    down_at_start: frozenset[str] = frozenset()
 
     @classmethod
     def start(cls, state: EncounterState, rng: random.Random) -> "Board":
         """A fresh board for the CS after `state`."""
-        return cls({c.id: c for c in state.combatants}, state.options, rng, state.segment + 1)
+        down = frozenset(c.id for c in state.combatants if not c.standing)
+        return cls({c.id: c for c in state.combatants}, state.options, rng, state.segment + 1,
+                   down_at_start=down)
 
     def finish(self, state: EncounterState) -> EncounterState:
         """The encounter after this CS, combatants in their original order."""
