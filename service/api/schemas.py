@@ -87,9 +87,10 @@ class RollQueueSchema(Schema):
                               metadata={"description": "Whose dice these are; omit for table-level dice."})
     role = fields.String(required=True, validate=validate.Length(1, 40),
                          metadata={"description": "The role of the dice (each ruleset lists its roles)."})
-    faces = fields.List(JsonInteger(validate=validate.Range(1, 1000)), required=True,
+    faces = fields.List(JsonInteger(validate=validate.Range(0, 1000)), required=True,
                         validate=validate.Length(max=1000),
-                        metadata={"description": "Faces in the order rolled."})
+                        metadata={"description": "Faces in the order rolled (0 only where a die is read "
+                                                 "0..9, e.g. a stress die; each ruleset checks its dice)."})
 
 
 def round_rolls_field() -> fields.List:
@@ -104,6 +105,7 @@ def calculator_rolls_field(roles: dict[str, str], max_faces: int = 100) -> field
                                      validate=validate.Length(max=max_faces), metadata={"description": text})
                    for role, text in roles.items()}
     schema = Schema.from_dict(role_fields, name="Rolls" + "".join(r.title().replace("_", "") for r in roles))
+    schema.__doc__ = "Faces rolled at the table, by the role of the dice: " + ", ".join(roles) + "."
     return fields.Nested(schema, load_default=None, allow_none=True,
                          metadata={"description": "Faces rolled at the table, by role; missing dice come "
                                                   "from the seed."})

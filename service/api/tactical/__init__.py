@@ -20,6 +20,8 @@ MODULES = (
     "contests",
     "segments",
     "batch",
+    "maneuvers",
+    "aftermath",
 )
 
 
