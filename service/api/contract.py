@@ -20,7 +20,7 @@ from typing import Any
 
 from apispec import BasePlugin
 
-from service.api import headers
+from service.api import events, headers
 
 EXAMPLES = Path(__file__).with_name("examples.json")
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}
@@ -50,6 +50,9 @@ class ContractPlugin(BasePlugin):
             for status, response in responses.items():
                 if isinstance(response, dict) and "$ref" not in response:
                     _common_headers(response, versioned and str(status) != "429")
+                    if events.EVENT_NAMES in response.get("description", ""):
+                        names = ", ".join(f"`{name}`" for name in events.stream_event_names())
+                        response["description"] = response["description"].replace(events.EVENT_NAMES, names)
             _add_examples(operation.get("operationId"), responses)
 
 
@@ -82,7 +85,8 @@ def _add_examples(operation_id: str | None, responses: dict) -> None:
         if not isinstance(response, dict):
             continue
         for media in response.get("content", {}).values():
-            media.setdefault("example", example)
+            media["example"] = example  # what the service really answered wins over a hand-written one
+            media.pop("examples", None)
             break
 
 

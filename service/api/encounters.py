@@ -16,6 +16,7 @@ from redis.exceptions import RedisError
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
+from service.api.events import EVENT_NAMES
 from service.api.headers import headers, takes
 from service.api.ruleset_http import load_payload
 from service.rules import registry
@@ -216,9 +217,10 @@ def events(query: dict, encounter_id: str) -> dict:
 @blp.get("/<string:encounter_id>/stream", parameters=ENCOUNTER)
 @blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
-@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>`; "
-                                           "a comment heartbeat; ends after `sse_max_seconds` (reconnect with "
-                                           "Last-Event-ID).",
+@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` "
+                                           "(the JSON is an `Event`); a comment heartbeat; ends after "
+                                           "`sse_max_seconds` (reconnect with Last-Event-ID). Event names: "
+                                           + EVENT_NAMES + ".",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:

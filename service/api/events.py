@@ -4,7 +4,7 @@ Each ruleset's HTTP package may export `EVENT_SCHEMAS` (event `type` -> marshmal
 `COMMON_EVENT_SCHEMAS` holds the events every encounter can log whatever its ruleset. The contract
 documents an event as a `oneOf` with a `type` discriminator: one member per event type (several rulesets
 sending the same type share one member, an `anyOf` of their shapes), plus `OtherEvent` for the types of
-rulesets that publish no schemas. Events are sent as the rules built them (never re-dumped).
+rulesets that publish no schemas (then the union is an `anyOf`: their types are not known). Events are sent as the rules built them (never re-dumped).
 """
 from __future__ import annotations
 
@@ -17,9 +17,6 @@ from marshmallow import Schema, fields
 from service.api.ruleset_http import PayloadSchema
 from service.rules import registry
 
-COMMON_EVENT_SCHEMAS: dict[str, type[Schema]] = {}
-
-
 class EventBaseSchema(Schema):
     """Fields every event has; a ruleset's event schemas extend it."""
 
@@ -30,8 +27,23 @@ class EventBaseSchema(Schema):
                                                   "(also the stream's event id); set on logged events."})
 
 
+class UndoEventSchema(EventBaseSchema):
+    """The last step was undone: its events left the log (this event is logged in their place)."""
+
+    removed_seqs = fields.List(fields.Integer(), required=True,
+                               metadata={"description": "The `seq` of every event the undo removed."})
+
+
+class EndEventSchema(EventBaseSchema):
+    """The stream's last event: the encounter was ended (deleted); nothing more will come."""
+
+
+COMMON_EVENT_SCHEMAS: dict[str, type[Schema]] = {"undo": UndoEventSchema, "end": EndEventSchema}
+EVENT_NAMES = "{event_names}"  # filled in by service.api.contract with every event type the spec knows
+
+
 class EventSchema(PayloadSchema):
-    """One event: its `type` names its shape (see the `oneOf`)."""
+    """One event: its `type` names its shape."""
 
     payload_kind = "event"
 
@@ -104,16 +116,18 @@ def document(converter: Any) -> dict:
         members.append(shapes[0])
         mapping[name] = shapes[0]["$ref"]
     if untyped or not members:
+        # A ruleset without schemas may send any `type`, even one a typed ruleset uses with other fields
+        # ("moved"), so its events match OtherEvent alone: the union is an `anyOf` until every ruleset
+        # publishes EVENT_SCHEMAS, then a `oneOf` with a discriminator.
         other = converter.schema2jsonschema(OtherEventSchema)
         other.pop("additionalProperties", None)
-        if members:
-            other["properties"]["type"] = {**other["properties"]["type"], "not": {"enum": sorted(found)}}
         if "OtherEvent" not in spec.components.schemas:
             spec.components.schema("OtherEvent", other)
         members.append({"$ref": "#/components/schemas/OtherEvent"})
-    union: dict[str, Any] = {"description": EventSchema.__doc__, "oneOf": members}
-    if mapping and not untyped:  # with OtherEvent some `type` values map to no member
-        union["discriminator"] = {"propertyName": "type", "mapping": mapping}
+        return {"description": EventSchema.__doc__ + " Rulesets that publish no event schemas send events "
+                                                      "of other types (`OtherEvent`).", "anyOf": members}
+    union: dict[str, Any] = {"description": EventSchema.__doc__, "oneOf": members,
+                             "discriminator": {"propertyName": "type", "mapping": mapping}}
     return union
 
 
