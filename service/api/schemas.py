@@ -29,7 +29,9 @@ class RollSchema(Schema):
 
 def trace_field() -> fields.List:
     """The `trace` list every calculator answers with."""
-    return fields.List(fields.Nested(TraceStepSchema), required=True)
+    return fields.List(fields.Nested(TraceStepSchema), required=True,
+                       metadata={"description": "How the answer was reached: each rule or ruling applied, in "
+                                                "order, with what it did and the value it gave."})
 
 
 def seed_field() -> fields.Integer:
