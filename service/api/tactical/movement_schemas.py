@@ -107,7 +107,8 @@ class PulseRampRequestSchema(Schema):
     mph = _mph()
     rates = fields.List(JsonFloat(allow_nan=False, validate=validate.Range(0, 1),  # quarters: the rules check
                                   metadata={"description": "0, 0.25, 0.5, 0.75 or 1"}), required=True,
-                        validate=validate.Length(equal=10))
+                        validate=validate.Length(equal=10),
+                        metadata={"description": "The quarter rate asked for in each of the ten pulses."})
     attack_pulse = JsonInteger(load_default=10, validate=validate.Range(1, 10),
                                   metadata={"description": "Pulse at which an attack resolves (charge check)."})
     moving_before = JsonBoolean(load_default=False,
@@ -147,7 +148,8 @@ class FallCatcherSchema(Schema):
                           metadata={"description": "The catcher's STR modifier."})
     crd_mod = JsonInteger(required=True, validate=validate.Range(-100, 100),
                           metadata={"description": "The catcher's CRD modifier."})
-    armor_dr = JsonInteger(load_default=0, validate=validate.Range(0, 1000))
+    armor_dr = JsonInteger(load_default=0, validate=validate.Range(0, 1000),
+                           metadata={"description": "DR of the catcher's armor (it absorbs impact POT too)."})
 
 
 class FallingRequestSchema(Schema):

@@ -33,9 +33,11 @@ class SegmentResolveRequestSchema(Schema):
 
 
 class SegmentResolvedSchema(Schema):
+    """One Combat Segment resolved: its events and the state after it."""
+
     events = event_field(required=True)
     state = _state(required=True)
-    seed = fields.Integer(required=True)
+    seed = fields.Integer(required=True, metadata={"description": "The seed the segment was resolved with."})
 
 
 blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat Segment statelessly: send the "

@@ -13,10 +13,11 @@ class OptionsSchema(Schema):
                            metadata={"description": "Task Resolution Table method (RULINGS 4)."})
     heroic = JsonBoolean(load_default=True, metadata={"description": "A Heroic hit doubles the POT."})
     bumble = JsonBoolean(load_default=True, metadata={"description": "Count Bumbles (a miss either way)."})
-    armor_wear = JsonBoolean(load_default=True)
+    armor_wear = JsonBoolean(load_default=True, metadata={"description": "Armor wears with every strike."})
     reprisals = JsonBoolean(load_default=True, 
                                metadata={"description": "A missed attack gives a Reprisal."})
-    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]))
+    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]),
+                                metadata={"description": "How defences weaken with repeated use: triangular or linear."})
     targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
                               metadata={"description": "Strike the lowest-index standing foe, or a "
                                                        "random one."})

@@ -57,7 +57,8 @@ class StateWeaponSchema(Strict):
     av = _int(0, BIG, required=True, metadata={"description": "Attack value with this weapon."})
     parry = _int(0, BIG, metadata={"description": "Parry DV the weapon offers (0: cannot parry)."})
     size = _int(0, 20, metadata={"description": "Weapon size from table 6-5 (0-20)."})
-    weight_class = WeightClassField(metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
+    weight_class = WeightClassField(metadata={"description": "Weight class from table 6-5: a name or 0-5.",
+                                              "oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                                         {"type": "string", "enum": ["light", "medium-light", "medium",
                                                                                     "medium-heavy", "heavy",
                                                                                     "very-heavy"]}]})
@@ -78,7 +79,8 @@ class StateWeaponSchema(Strict):
 class StateLayerSchema(Strict):
     """An armor layer or shield, outermost first: catalog type, current DR and wear number."""
 
-    type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES))
+    type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES),
+                         metadata={"description": "Armor type from the catalog."})
     dr = _int(0, 100, metadata={"description": "Current Damage Reduction (default: the catalog's)."})
     durability = _int(0, 100,
                       metadata={"description": "Current durability (wear number; default: the catalog's)."})

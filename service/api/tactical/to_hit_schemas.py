@@ -77,7 +77,8 @@ class ThrownObjectSchema(Schema):
 class RangeShotSchema(Schema):
     """Weapon, shooter's STR, distance and target elevation, in the weapon's unit (yd or ft)."""
 
-    weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES))
+    weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES),
+                           metadata={"description": "The ranged weapon (`GET /v1/rulesets/tactical` lists them)."})
     strength = _int(13, validate.Range(0, 100), "Shooter's STR (ignored by crossbows).")
     distance = _float(DISTANCE, "Distance to the target in the weapon's unit.")
     elevation = _float(validate.Range(-100_000, 100_000), "Target height above the shooter (below: no effect).",
@@ -127,8 +128,8 @@ class ToHitRequestSchema(Schema):
     reprisal_same_weapon = JsonBoolean(load_default=False, metadata={
         "description": "Defending a Reprisal with the weapon that just missed (halves its DV)."})
     surprise_penalty = _int(0, PENALTY, "Surprise penalty off the defence DV.")
-    attacker_stun_penalty = _int(0, PENALTY)
-    defender_stun_penalty = _int(0, PENALTY)
+    attacker_stun_penalty = _int(0, PENALTY, "Attacker's stun penalty, off his AV.")
+    defender_stun_penalty = _int(0, PENALTY, "Defender's stun penalty, off his DV.")
     options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema),
                             metadata={"description": "Rule switches."})
     roll = JsonInteger(validate=validate.Range(1, 100),
