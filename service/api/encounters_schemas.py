@@ -44,13 +44,15 @@ def combatants_field(**kwargs) -> fields.List:
 
 def declarations_field(**kwargs) -> fields.List:
     return fields.List(fields.Nested(DeclarationPayload), validate=validate.Length(max=MAX_DECLARATIONS),
-                       metadata={"description": "What each combatant does in the next segment (checked by the "
+                       metadata={"description": "What each combatant does in the next segment (checked by "
+                                                "the "
                                                 "ruleset's engine).", "example": [EXAMPLE_DECLARATION]}, **kwargs)
 
 
 def state_field(**kwargs) -> fields.Dict:
     return fields.Nested(StatePayload,
-                         metadata={"description": "The encounter state in its ruleset's format: `combatants`, "
+                         metadata={"description": "The encounter state in its ruleset's format: "
+                                                  "`combatants`, "
                                                   "`options`, and `segment` (tactical) or `round`.",
                                  "example": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT]}},
                        **kwargs)
@@ -89,7 +91,8 @@ class EncounterEventsQuerySchema(Schema):
     """Which page of the event log."""
 
     offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
-                            metadata={"description": "Index of the first event of the page in the log (0-based)."})
+                            metadata={"description": "Index of the first event of the page in the log "
+                                                     "(0-based)."})
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 500),
                            metadata={"description": "Events per page (1-500)."})
 
@@ -123,7 +126,8 @@ class EncounterSchema(Schema):
     id = fields.String(required=True, metadata={"description": "The encounter's id."})
     ruleset = fields.String(required=True, metadata={"description": "The ruleset id that resolves it."})
     version = fields.Integer(required=True,
-                             metadata={"description": "Increases by one with every write; also the ETag (`\"<version>\"`) for If-Match."})
+                             metadata={"description": "Increases by one with every write; also the ETag "
+                                                      "(`\"<version>\"`) for If-Match."})
     segment = fields.Integer(required=True, metadata={"description": "Segments resolved so far."})
     state = state_field(required=True)
     declarations = declarations_field(required=True)
@@ -134,7 +138,8 @@ class EncounterSchema(Schema):
 class EncounterCreatedSchema(EncounterSchema):
     """A new encounter, with the token every later call needs."""
 
-    token = fields.String(required=True, metadata={"description": "Send as `Authorization: Bearer <token>` on "
+    token = fields.String(required=True, metadata={"description": "Send as `Authorization: Bearer <token>` "
+                                                                  "on "
                                                                   "every later call; shown only once."})
 
 
@@ -150,7 +155,8 @@ class EncounterCombatantOutSchema(Schema):
     """One combatant of an encounter, and the encounter's version."""
 
     version = fields.Integer(required=True,
-                             metadata={"description": "The encounter's version after this call (also the ETag)."})
+                             metadata={"description": "The encounter's version after this call (also the "
+                                                      "ETag)."})
     combatant = fields.Dict(required=True, metadata={"description": "The combatant in its canonical form (defaults filled in).", "example": EXAMPLE_COMBATANT})
 
 
@@ -158,7 +164,8 @@ class EncounterDeclarationsOutSchema(Schema):
     """The pending declarations, as stored."""
 
     version = fields.Integer(required=True,
-                             metadata={"description": "The encounter's version after this call (also the ETag)."})
+                             metadata={"description": "The encounter's version after this call (also the "
+                                                      "ETag)."})
     declarations = declarations_field(required=True)
 
 
@@ -168,14 +175,18 @@ class EncounterSegmentSchema(Schema):
     segment = fields.Integer(required=True, metadata={"description": "Steps resolved so far (Combat Segments "
                                                                     "for tactical, rounds elsewhere)."})
     round = fields.Integer(metadata={"description": "Round-based rulesets: the round just resolved."})
-    summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary fields "
+    summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary "
+                                                   "fields "
                                                    "(initiative order, countdown, strike order, ...)."})
     seed = fields.Integer(required=True,
-                          metadata={"description": "The seed the step was resolved with (resolving again from the same state with it replays the same dice)."})
-    events = event_field(required=True, metadata={"description": "Events in order; each has `segment` and `seq`."})
+                          metadata={"description": "The seed the step was resolved with (resolving again "
+                                                   "from the same state with it replays the same dice)."})
+    events = event_field(required=True, metadata={"description": "Events in order; each has `segment` and "
+                                                                 "`seq`."})
     state = state_field(required=True)
     version = fields.Integer(required=True,
-                             metadata={"description": "The encounter's version after the step (also the ETag)."})
+                             metadata={"description": "The encounter's version after the step (also the "
+                                                      "ETag)."})
     links = fields.Nested(EncounterLinksSchema, required=True,
                           metadata={"description": "URLs of the encounter's sub-resources."})
 
@@ -188,6 +199,7 @@ class EncounterEventPageSchema(Schema):
                             metadata={"description": "Index of the page's first event in the log."})
     limit = fields.Integer(required=True, metadata={"description": "The page size asked for."})
     total = fields.Integer(required=True,
-                           metadata={"description": "Events in the log (an undo removes the undone step's events)."})
+                           metadata={"description": "Events in the log (an undo removes the undone step's "
+                                                    "events)."})
     next = fields.String(required=True, allow_none=True,
                          metadata={"description": "URL of the next page; null on the last one."})

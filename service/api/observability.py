@@ -144,14 +144,16 @@ class ReadySchema(Schema):
 
     status = fields.String(required=True, metadata={"description": "Always `ready`.", "example": "ready"})
     checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or why it failed.", "example": {"redis": "ok", "worker": "ok"}})
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or "
+                                                  "why it failed.", "example": {"redis": "ok", "worker": "ok"}})
 
 
 class NotReadySchema(ProblemSchema):
     """Some required check failed: a problem document with every check's answer."""
 
     checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or why it failed."})
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or "
+                                                  "why it failed."})
 
 
 @blp.get("/healthz")

@@ -33,17 +33,22 @@ class ProblemSchema(Schema):
     """RFC 9457 problem details, with one entry per bad field."""
 
     type = fields.String(required=True,
-                         metadata={"description": "A URI naming the kind of problem (`urn:referee:problem:<name>`), or `about:blank` when the title is the HTTP status phrase."})
+                         metadata={"description": "A URI naming the kind of problem "
+                                                  "(`urn:referee:problem:<name>`), or `about:blank` when the "
+                                                  "title is the HTTP status phrase."})
     title = fields.String(required=True,
-                          metadata={"description": "Short summary of the kind of problem (the same for every occurrence)."})
+                          metadata={"description": "Short summary of the kind of problem (the same for every "
+                                                   "occurrence)."})
     status = fields.Integer(required=True, metadata={"description": "The HTTP status code of this answer."})
     detail = fields.String(required=True, metadata={"description": "What went wrong this time, in English."})
     instance = fields.String(allow_none=True,
                              metadata={"description": "The request path the problem happened on."})
     errors = fields.List(fields.Nested(FieldErrorSchema),
-                         metadata={"description": "One entry per bad value of the request (only when values are to blame)."})
+                         metadata={"description": "One entry per bad value of the request (only when values "
+                                                  "are to blame)."})
     request_id = fields.String(
-                               metadata={"description": "This request's id, as in the `X-Request-ID` header and the access log."})
+                               metadata={"description": "This request's id, as in the `X-Request-ID` header "
+                                                        "and the access log."})
 
 
 def package_version() -> str:

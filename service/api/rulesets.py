@@ -25,7 +25,8 @@ class RulesetSummarySchema(Schema):
     """A registered ruleset, in short."""
 
     id = fields.String(required=True,
-                       metadata={"description": "The ruleset's id, used in URLs and in encounters' and simulations' `ruleset`."})
+                       metadata={"description": "The ruleset's id, used in URLs and in encounters' and "
+                                                "simulations' `ruleset`."})
     name = fields.String(required=True, metadata={"description": "The rule system's name."})
     source = fields.String(required=True, metadata={"description": "The text the rules come from."})
     summary = fields.String(required=True, metadata={"description": "What the ruleset resolves."})
@@ -53,10 +54,12 @@ class AssumptionSchema(Schema):
 
     id = fields.String(required=True, metadata={"description": "The assumption's id."})
     tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]),
-                        metadata={"description": "Provenance: DOC (stated in the text), INF (inferred from it), CORE (from the core game), DEF (Referee's default)."})
+                        metadata={"description": "Provenance: DOC (stated in the text), INF (inferred from "
+                                                 "it), CORE (from the core game), DEF (Referee's default)."})
     summary = fields.String(required=True, metadata={"description": "What is assumed."})
     option = fields.String(required=True, allow_none=True,
-                           metadata={"description": "The request option that changes it (null when none does)."})
+                           metadata={"description": "The request option that changes it (null when none "
+                                                    "does)."})
     source = fields.String(required=True,
                            metadata={"description": "Where in the text (or elsewhere) it comes from."})
 

@@ -26,9 +26,11 @@ class MatchupSchema(Schema):
     sides = fields.List(fields.Nested(SideSchema), validate=validate.Length(2, 20),
                         metadata={"description": "Two or more sides, each with its combatants."})
     combatants = fields.List(fields.Dict(), validate=validate.Length(2, 200),
-                             metadata={"description": "Or: combatants each carrying a `side`, as in an encounter."})
+                             metadata={"description": "Or: combatants each carrying a `side`, as in an "
+                                                      "encounter."})
     options = fields.Nested(SimulationOptionsPayload, load_default=dict,
-                            metadata={"description": "Rule options of the simulated fights (in the ruleset's format)."})
+                            metadata={"description": "Rule options of the simulated fights (in the ruleset's "
+                                                     "format)."})
 
 
 class SimulationRequestSchema(Schema):
@@ -76,7 +78,8 @@ class SimulationSchema(Schema):
         metadata={"description": "queued, running, done, cancelled or failed."})
     trials = JsonInteger(required=True, metadata={"description": "Fights asked for."})
     seed = JsonInteger(required=True,
-                       metadata={"description": "The seed of the whole job (the same seed and chunks replay the same fights)."})
+                       metadata={"description": "The seed of the whole job (the same seed and chunks replay "
+                                                "the same fights)."})
     chunk_size = JsonInteger(required=True,
                              metadata={"description": "Fights per chunk (each chunk is one task on a worker)."})
     chunks = JsonInteger(required=True, metadata={"description": "Number of chunks."})

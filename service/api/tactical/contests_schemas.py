@@ -70,7 +70,8 @@ class InitiativeSchema(Schema):
                          metadata={"description": "Each action pass: the ids acting in it, in order."})
     first_probabilities = fields.Dict(keys=fields.String(), values=JsonFloat(), allow_none=True,
                                       required=True,
-        metadata={"description": "Exact chance each combatant acts first (as a float; null when not computed)."})
+        metadata={"description": "Exact chance each combatant acts first (as a float; null when not "
+                                 "computed)."})
     first_probabilities_exact = fields.Dict(keys=fields.String(), values=fields.String(), allow_none=True,
                                             required=True,
         metadata={"description": "The same chances as exact fractions."})
@@ -276,7 +277,8 @@ class ContestSchema(Schema):
     probabilities_exact = fields.Nested(ContestOddsExactSchema, required=True,
                                         metadata={"description": "The same as exact fractions."})
     result = fields.Nested(ContestResultSchema, allow_none=True, required=True,
-                           metadata={"description": "The rolled contest (null when only the odds were asked for)."})
+                           metadata={"description": "The rolled contest (null when only the odds were asked "
+                                                    "for)."})
     seed = JsonInteger(allow_none=True, required=True,
                        metadata={"description": "The seed used (null when nothing was rolled)."})
     trace = trace_field()

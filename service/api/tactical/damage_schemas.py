@@ -42,7 +42,8 @@ class BlowAttackerSchema(Schema):
     modified_sta = _int(required=True, validate=STAT,
                         metadata={"description": "Modified STA (size): scales the POT."})
     coordination = _int(load_default=None, validate=STAT, metadata={"description": "Needed for a slash."})
-    charge_mph = _mph(load_default=0.0, metadata={"description": "Charge speed: added to melee blows, left out "
+    charge_mph = _mph(load_default=0.0, metadata={"description": "Charge speed: added to melee blows, left "
+                                                                 "out "
                                                                "(with a trace step) for hurled and missile ones."})
     wounds = _int(load_default=0, validate=validate.Range(0, 50),
                   metadata={"description": "The attacker's wounds: Grievous halves STR, Mortal quarters it."})
@@ -52,10 +53,12 @@ class BlowWeaponSchema(Schema):
     """What strikes: grip, size and weight class (table 6-5), edge."""
 
     grip = fields.String(required=True, validate=validate.OneOf(GRIPS),
-                         metadata={"description": "one-handed, hand-and-a-half, two-handed, hurled, bow, crossbow or brawling."})
+                         metadata={"description": "one-handed, hand-and-a-half, two-handed, hurled, bow, "
+                                                  "crossbow or brawling."})
     size = _int(load_default=None, validate=validate.Range(0, 20),
                 metadata={"description": "Table 6-5 size (0..20; 0..13 for the DM table); a bow's size."})
-    weight_class = WeightClassField(load_default=None, metadata={"description": "Weight class from table 6-5 (a name or 0-5).", "oneOf": [
+    weight_class = WeightClassField(load_default=None, metadata={"description": "Weight class from table 6-5 "
+                                                                                "(a name or 0-5).", "oneOf": [
         {"type": "integer", "minimum": 0, "maximum": 5}, {"type": "string", "enum": list(WEIGHT_CLASSES)},
         {"type": "null"}]})
     edge = fields.String(load_default="blunt", validate=validate.OneOf(EDGES),
@@ -74,12 +77,14 @@ class ArmorLayerSchema(Schema):
     """An armor layer or shield, outermost first."""
 
     type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES),
-                         metadata={"description": "Armor type from the catalog (`GET /v1/rulesets/tactical/tables/armor-dr`)."})
+                         metadata={"description": "Armor type from the catalog (`GET "
+                                                  "/v1/rulesets/tactical/tables/armor-dr`)."})
     dr = _int(load_default=None, validate=validate.Range(0, 40),
               metadata={"description": "Effective DR now; below the left number it sets durability."})
     durability = _int(load_default=None, validate=validate.Range(0, 40),
                       metadata={"description": "The right-hand number, which takes the wear."})
-    proof = JsonBoolean(load_default=False, metadata={"description": "Proof armor: bodkins and heavy bolts do not pierce it."})
+    proof = JsonBoolean(load_default=False, metadata={"description": "Proof armor: bodkins and heavy bolts "
+                                                                     "do not pierce it."})
 
 
 class BlowTargetSchema(Schema):
@@ -98,11 +103,14 @@ class BlowTargetSchema(Schema):
                   metadata={"description": "Wounds taken before this blow."})
     moving_mph = _mph(load_default=0.0, metadata={"description": "For an Opportunity hit on a moving foe."})
     barrier_feet = JsonFloat(load_default=None, allow_nan=False, validate=validate.Range(0, 1000),
-                             metadata={"description": "Feet to a wall or barrier behind him (knock-back into it); null: none."})
+                             metadata={"description": "Feet to a wall or barrier behind him (knock-back into "
+                                                      "it); null: none."})
     range_band = fields.String(load_default="short", validate=validate.OneOf(RANGE_BANDS),
-                               metadata={"description": "Range band of a missile hit (its POT falls with range)."})
+                               metadata={"description": "Range band of a missile hit (its POT falls with "
+                                                        "range)."})
     body_points = _int(load_default=None, validate=validate.Range(1, 100000),
-                       metadata={"description": "Total Body Points (with options.body_points): the level then "
+                       metadata={"description": "Total Body Points (with options.body_points): the level "
+                                                "then "
                                                 "follows the share of BP lost (A50)."})
     damage_taken = _int(load_default=0, validate=validate.Range(0, 100000),
                         metadata={"description": "BP already lost before this blow."})

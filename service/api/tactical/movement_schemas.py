@@ -16,7 +16,8 @@ def _mph(field: type[fields.Float] = JsonFloat) -> fields.Float:
 
 def _scale() -> fields.String:
     return fields.String(load_default="25mm", validate=validate.OneOf(SCALES),
-                         metadata={"description": "Display scale: 25mm = 5 mm/ft, 10mm = 2 mm/ft, 5mm = 1 mm/ft."})
+                         metadata={"description": "Display scale: 25mm = 5 mm/ft, 10mm = 2 mm/ft, 5mm = 1 "
+                                                  "mm/ft."})
 
 
 VERBATIM = {"description": "Return table 7-2's printed cells where the speed is printed (RULINGS 15); "
@@ -55,10 +56,12 @@ class PulseRateSchema(Schema):
     feet_per_cs = JsonInteger(required=True,
                                  metadata={"description": "Exact feet per pulse x 10, rounded half up."})
     scale_mm_per_pulse = JsonInteger(required=True,
-                                     metadata={"description": "Millimetres on the table per pulse at the display scale."})
+                                     metadata={"description": "Millimetres on the table per pulse at the "
+                                                              "display scale."})
     scale_per_pulse = fields.String(required=True, metadata={"description": "As table 7-2 prints it."})
     source = fields.String(required=True, validate=validate.OneOf(["rule", "printed"]),
-                           metadata={"description": "`printed` when table 7-2 prints this speed (verbatim), else `rule` (the generating rule)."})
+                           metadata={"description": "`printed` when table 7-2 prints this speed (verbatim), "
+                                                    "else `rule` (the generating rule)."})
 
 
 class PulseRatesSchema(Schema):
@@ -81,16 +84,21 @@ class PulseSchema(Schema):
                                      metadata={"description": "Feet per pulse before rounding (mph x 22/15)."})
     scale = fields.String(required=True, metadata={"description": "The display scale used."})
     scale_mm_per_pulse = JsonInteger(required=True,
-                                     metadata={"description": "Millimetres on the table per pulse at that scale."})
+                                     metadata={"description": "Millimetres on the table per pulse at that "
+                                                              "scale."})
     scale_per_pulse = fields.String(required=True,
-                                    metadata={"description": "Table distance per pulse, as table 7-2 prints it."})
+                                    metadata={"description": "Table distance per pulse, as table 7-2 prints "
+                                                             "it."})
     source = fields.String(required=True, validate=validate.OneOf(["rule", "printed"]),
-                           metadata={"description": "`printed` (table 7-2's cell) or `rule` (the generating rule)."})
+                           metadata={"description": "`printed` (table 7-2's cell) or `rule` (the generating "
+                                                    "rule)."})
     rates = fields.Nested(PulseRatesSchema, required=True,
                           metadata={"description": "The same speed at each quarter rate."})
     first_pulse_feet = JsonFloat(required=True, metadata={"description": "Half-rate cap of a first pulse."})
     feet_first_cs_from_standstill = JsonInteger(required=True,
-                                                metadata={"description": "Feet covered in a first CS started from a standstill (half-rate first pulse)."})
+                                                metadata={"description": "Feet covered in a first CS started "
+                                                                         "from a standstill (half-rate first "
+                                                                         "pulse)."})
     trace = trace_field()
 
 
@@ -122,7 +130,8 @@ class PulseRampStepSchema(Schema):
     pulse = JsonInteger(required=True, metadata={"description": "Pulse number (1-10)."})
     requested = JsonFloat(required=True, metadata={"description": "The rate asked for."})
     allowed = JsonFloat(required=True,
-                        metadata={"description": "The rate allowed (a first pulse from a standstill is capped at half rate)."})
+                        metadata={"description": "The rate allowed (a first pulse from a standstill is "
+                                                 "capped at half rate)."})
     feet = JsonFloat(required=True, metadata={"description": "Feet moved in this pulse."})
     feet_exact = JsonFloat(required=True, metadata={"description": "Feet before rounding."})
 
@@ -176,7 +185,8 @@ class FallingSchema(Schema):
     pulses = JsonInteger(required=True,
                          metadata={"description": "Pulses a catcher has to get under the object."})
     adjacent_only = JsonBoolean(required=True,
-                                metadata={"description": "Only a catcher already next to the landing spot can make it."})
+                                metadata={"description": "Only a catcher already next to the landing spot "
+                                                         "can make it."})
     impact_pot = JsonInteger(required=True, metadata={"description": "POT of the impact."})
     catch_dv = JsonInteger(required=True, metadata={"description": "DV of the catch."})
     absorb = fields.Nested(FallAbsorbSchema, required=True, allow_none=True,

@@ -17,7 +17,8 @@ class OptionsSchema(Schema):
     reprisals = JsonBoolean(load_default=True, 
                                metadata={"description": "A missed attack gives a Reprisal."})
     progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]),
-                                metadata={"description": "How defences weaken with repeated use: triangular or linear."})
+                                metadata={"description": "How defences weaken with repeated use: triangular "
+                                                         "or linear."})
     targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
                               metadata={"description": "Strike the lowest-index standing foe, or a "
                                                        "random one."})

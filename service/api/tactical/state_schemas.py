@@ -64,7 +64,8 @@ class StateWeaponSchema(Strict):
                                                                                     "very-heavy"]}]})
     db = _int(0, 100, metadata={"description": "Must equal table 6-5 when given."})
     grip = fields.String(validate=validate.OneOf(GRIPS),
-                         metadata={"description": "How it is used: one-handed, hand-and-a-half, two-handed, hurled, bow, crossbow or brawling."})
+                         metadata={"description": "How it is used: one-handed, hand-and-a-half, two-handed, "
+                                                  "hurled, bow, crossbow or brawling."})
     edge = fields.String(validate=validate.OneOf(EDGES),
                          metadata={"description": "blunt, edged or pointed."})
     edged = JsonBoolean(metadata={"description": "Older form of `edge` (true: edged, false: blunt)."})
@@ -72,7 +73,8 @@ class StateWeaponSchema(Strict):
     ranged = fields.String(allow_none=True, validate=validate.OneOf(RANGED),
                            metadata={"description": "Ranged kind for `fire` declarations."})
     fixed_pot = _int(0, BIG, allow_none=True,
-                     metadata={"description": "A fixed POT (e.g. a crossbow's), replacing the STR-based one; null for none."})
+                     metadata={"description": "A fixed POT (e.g. a crossbow's), replacing the STR-based one; "
+                                              "null for none."})
     arrowhead_db = _int(0, 100, metadata={"description": "Damage bonus of the arrowhead (missiles)."})
 
 
@@ -106,7 +108,8 @@ class SurpriseStateSchema(Strict):
     """Where a combatant stands after a Surprise."""
 
     state = fields.String(validate=validate.OneOf(SURPRISE_STATES),
-                          metadata={"description": "The Surprise outcome in force: none, not-surprised, stunned, overwhelmed or shaken."})
+                          metadata={"description": "The Surprise outcome in force: none, not-surprised, "
+                                                   "stunned, overwhelmed or shaken."})
     cs_left = _int(0, 100, metadata={"description": "Combat Segments it still lasts."})
     penalty = _int(0, BIG, metadata={"description": "Penalty it puts on his actions."})
     failed_dv = _int(0, BIG, metadata={"description": "DV of the HRT check to recover (after a failed one)."})
@@ -116,7 +119,8 @@ class CombatantStateSchema(Strict):
     """One combatant: sheet numbers, place on the table, and what the fight has done to him."""
 
     id = fields.String(required=True, validate=validate.Length(1, 64),
-                       metadata={"description": "The combatant's id, unique in the encounter (declarations and events name it)."})
+                       metadata={"description": "The combatant's id, unique in the encounter (declarations "
+                                                "and events name it)."})
     side = fields.String(validate=validate.Length(0, 64),
                          metadata={"description": "His side; the fight ends when one side stands."})
     attributes = fields.Nested(AttributesSchema, metadata={"description": "Attribute scores."})
@@ -125,7 +129,8 @@ class CombatantStateSchema(Strict):
     free_dodges = _int(1, 20, metadata={"description": "Dodges per CS before halving starts (RULINGS 7)."})
     actions = _int(0, 10, metadata={"description": "Rate of Action: actions per CS."})
     weapons = fields.List(fields.Nested(StateWeaponSchema), required=True, validate=validate.Length(1, 4),
-                          metadata={"description": "Weapons in hand (1-4); declarations pick one by index or name."})
+                          metadata={"description": "Weapons in hand (1-4); declarations pick one by index or "
+                                                   "name."})
     armor = fields.List(fields.Nested(StateLayerSchema), validate=validate.Length(max=8),
                         metadata={"description": "Armor layers and shield, outermost first."})
     position = fields.Nested(PointSchema, metadata={"description": "Feet on the table."})
@@ -140,14 +145,18 @@ class CombatantStateSchema(Strict):
     surprise = fields.Nested(SurpriseStateSchema,
                              metadata={"description": "His Surprise state (null: none)."})
     aware = JsonBoolean(
-                        metadata={"description": "Whether he knows the fight is on (unaware targets offer less defence)."})
+                        metadata={"description": "Whether he knows the fight is on (unaware targets offer "
+                                                 "less defence)."})
     clothing_layers = _int(0, 10,
-                           metadata={"description": "Layers of clothing under the armor (they stop a little POT)."})
+                           metadata={"description": "Layers of clothing under the armor (they stop a little "
+                                                    "POT)."})
     edged_blow_taken = JsonBoolean(
-                                   metadata={"description": "Whether an edged blow has already hit him (the first one hurts more)."})
+                                   metadata={"description": "Whether an edged blow has already hit him (the "
+                                                            "first one hurts more)."})
     full_pulses = _int(0, 1000,
                        metadata={"description": "Pulses moved at full rate so far (charge eligibility)."})
-    task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action under way."})
+    task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action "
+                                                                                     "under way."})
     task_left = _int(0, 1000, metadata={"description": "Actions it still needs."})
 
 
@@ -155,7 +164,8 @@ class EncounterOptionsSchema(Strict):
     """Rule switches of an encounter (docs/RULINGS.md)."""
 
     pulse_move = JsonBoolean(
-                             metadata={"description": "Resolve movement pulse by pulse (RULINGS: Pulse Move), not once per CS."})
+                             metadata={"description": "Resolve movement pulse by pulse (RULINGS: Pulse "
+                                                      "Move), not once per CS."})
     task_resolution = fields.String(validate=validate.OneOf(["ratio", "linear"]),
                                     metadata={"description": "Which Task Resolution Table: ratio or linear."})
     heroic = JsonBoolean(metadata={"description": "Heroic Effects on low rolls (RULINGS 6)."})
@@ -164,7 +174,8 @@ class EncounterOptionsSchema(Strict):
     armor_wear = JsonBoolean(metadata={"description": "Armor wears with every strike."})
     reprisals = JsonBoolean(metadata={"description": "Missed attacks allow Reprisals."})
     progression = fields.String(validate=validate.OneOf(["triangular", "linear"]),
-                                metadata={"description": "How defences weaken with repeated use: triangular or linear (RULINGS 7)."})
+                                metadata={"description": "How defences weaken with repeated use: triangular "
+                                                         "or linear (RULINGS 7)."})
     tie_break = fields.String(validate=validate.OneOf(["alphabetical", "coin"]),
                               metadata={"description": "Initiative ties: alphabetical or a coin."})
     knockback_moves = JsonBoolean(metadata={"description": "Knock-back moves the figure on the table."})
@@ -185,12 +196,14 @@ class SurpriseDeclarationSchema(Strict):
     """A Surprise the combatant springs this CS."""
 
     chance = _int(-1000, 1000, required=True, metadata={"description": "Aggressor's Stealth (or ruse) chance."})
-    target_chance = _int(-1000, 1000, required=True, metadata={"description": "Target's Perception/AWA chance."})
+    target_chance = _int(-1000, 1000, required=True, metadata={"description": "Target's Perception/AWA "
+                                                                              "chance."})
     target_dv = _int(0, 1000, allow_none=True, metadata={"description": "DV of the target's check (for F8)."})
     roll = _int(1, 100, allow_none=True,
                 metadata={"description": "The aggressor's d100, rolled at the table (null: Referee rolls)."})
     target_roll = _int(1, 100, allow_none=True,
-                       metadata={"description": "The target's d100, rolled at the table (null: Referee rolls)."})
+                       metadata={"description": "The target's d100, rolled at the table (null: Referee "
+                                                "rolls)."})
 
 
 class DiceSchema(Strict):
@@ -207,7 +220,8 @@ class DeclarationSchema(Strict):
     combatant = fields.String(required=True, validate=validate.Length(1, 64),
                               metadata={"description": "Who acts."})
     action = fields.String(validate=validate.OneOf(ACTIONS),
-                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait or other."})
+                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait "
+                                                    "or other."})
     target = fields.String(allow_none=True, validate=validate.Length(1, 64),
                            metadata={"description": "Whom he acts against (null: nobody)."})
     target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
@@ -222,12 +236,14 @@ class DeclarationSchema(Strict):
     attack = fields.String(validate=validate.OneOf(ATTACKS),
                            metadata={"description": "The attack type: common, slash or thrust."})
     to = fields.Nested(PointSchema, metadata={"description": "Where he moves, in feet."})
-    rate = JsonFloat(validate=validate.Range(0, 1), metadata={"description": "Quarter rate: 0, 0.25, 0.5, 0.75 or 1 "
+    rate = JsonFloat(validate=validate.Range(0, 1), metadata={"description": "Quarter rate: 0, 0.25, 0.5, "
+                                                                             "0.75 or 1 "
                                                                    "(no enum: generators reject number enums)."})
     defence = fields.String(validate=validate.OneOf(DEFENCES),
                             metadata={"description": "The defence he offers: best, dodge, parry or none."})
     reprisal = fields.String(validate=validate.OneOf(REPRISALS),
-                             metadata={"description": "What he does when an attack on him misses: attack, disengage or none."})
+                             metadata={"description": "What he does when an attack on him misses: attack, "
+                                                      "disengage or none."})
     opportunity = JsonBoolean(metadata={"description": "Whether he takes opportunity attacks."})
     actions = _int(0, 10, allow_none=True,
                    metadata={"description": "Actions he spends on it (null: all he has)."})
@@ -236,4 +252,5 @@ class DeclarationSchema(Strict):
     dice = fields.Nested(DiceSchema, metadata={"description": "Dice he rolled at the table."})
     note = fields.String(validate=validate.Length(max=200),
                          metadata={"description": "Free text, kept with the declaration."})
-    duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or the GM's call)."})
+    duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or "
+                                                      "the GM's call)."})

@@ -78,19 +78,22 @@ class RangeShotSchema(Schema):
     """Weapon, shooter's STR, distance and target elevation, in the weapon's unit (yd or ft)."""
 
     weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES),
-                           metadata={"description": "The ranged weapon (`GET /v1/rulesets/tactical` lists them)."})
+                           metadata={"description": "The ranged weapon (`GET /v1/rulesets/tactical` lists "
+                                                    "them)."})
     strength = _int(13, validate.Range(0, 100), "Shooter's STR (ignored by crossbows).")
     distance = _float(DISTANCE, "Distance to the target in the weapon's unit.")
     elevation = _float(validate.Range(-100_000, 100_000), "Target height above the shooter (below: no effect).",
                        0)
-    object = fields.Nested(ThrownObjectSchema, metadata={"description": "A thrown non-weapon object (hurled only)."})
+    object = fields.Nested(ThrownObjectSchema, metadata={"description": "A thrown non-weapon object (hurled "
+                                                                        "only)."})
 
 
 class RangedTargetSchema(Schema):
     """What a ranged target offers (RULINGS 8)."""
 
     aware = JsonBoolean(load_default=True,
-                        metadata={"description": "Whether the target knows he is shot at (aware targets offer their Dodge DV)."})
+                        metadata={"description": "Whether the target knows he is shot at (aware targets "
+                                                 "offer their Dodge DV)."})
     dodge_dv = _int(0, validate.Range(0, 10_000), "Dodge DV incl. cover and Acrobat bonus (aware).")
     agl_mod = _int(0, validate.Range(-100, 100), "AGL att. mod. (unaware, in motion).")
     moving_mph = _float(validate.Range(0, 1_000), "Speed moving point to point.", 0)
@@ -200,7 +203,8 @@ class ToHitSchema(Schema):
 
     av = JsonInteger(required=True, metadata={"description": "Attack value after adjustments."})
     dv = JsonInteger(required=True,
-                     metadata={"description": "Defence value after adjustments (ranged: from the target and the range)."})
+                     metadata={"description": "Defence value after adjustments (ranged: from the target and "
+                                              "the range)."})
     chance_percent = JsonInteger(required=True,
                                  metadata={"description": "Chance to hit, in percent (Task Resolution Table)."})
     heroic_max_roll = JsonInteger(required=True,
