@@ -44,7 +44,8 @@ def matchup(*sides: list[dict], **options) -> dict:
 
 DAGGER = {"name": "main-gauche", "av": 20, "parry": 50, "size": 2, "weight_class": 0}
 MATCHUPS = {
-    "equal": matchup([fighter("a")], [fighter("b")]),
+    # Parry 40 halves to 20 against a Reprisal: the Dodge 30 is then the better defence.
+    "equal": matchup([fighter("a", 55, 40, 30, PAD)], [fighter("b", 55, 40, 30, PAD)]),
     "armored-vs-unarmored": matchup([fighter("knight", 60, 40, 20, MAIL, STR=16, mSTA=14)],
                                     [fighter("brute", 65, 30, 25, None, STR=17, mSTA=15)]),
     "one-vs-three": matchup([fighter("knight", 70, 45, 20, MAIL, STR=16, mSTA=14, CND=15, HRT=14)],
@@ -54,7 +55,9 @@ MATCHUPS = {
                                    targeting="random"),
     "stunned-start": matchup([fighter("hurt", 55, 40, 20, PAD, pain={"initial": 21, "age": 1}, wounds=4)],
                              [fighter("fresh", 50, 35, 25, PAD)]),
-    "ids-reversed": matchup([fighter("zed", 60, 35, 20)], [fighter("abe", 60, 35, 20)], reprisals=False),
+    # One blow kills, so whoever acts first wins: a tie on Initiative (1 in 10) goes to "abe" by id.
+    "ids-reversed": matchup([fighter("zed", 200, 1, 1, STR=40, mSTA=40)],
+                            [fighter("abe", 200, 1, 1, STR=40, mSTA=40)], reprisals=False),
     "multiple-actions": matchup([fighter("quick", 50, 40, 25, PAD, actions=2)],
                                 [fighter("strong", 60, 30, 20, PAD, STR=16)]),
     "two-weapons": matchup([dict(fighter("pair", 55, 40, 25, PAD), weapons=[
