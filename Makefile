@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: install run test bench spec clean
+.PHONY: install run test bench bench-differential spec clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ test: install
 bench: install
 	command -v wrk >/dev/null || apt-get install -y -q wrk
 	$(PY) -m tests.perf.run_bench
+	$(MAKE) bench-differential
+
+# The engine against the Combat Segment resolver at 5,000 vs 200,000 fights per matchup (a few minutes).
+bench-differential: install
+	$(PY) -m tests.perf.sim_differential
 
 spec: install
 	$(PY) -m service spec > openapi.yaml
