@@ -12,7 +12,7 @@ from service.rules.rounding import halve_times
 from service.rules.tactical.attack_roll import Attack, resolve
 from service.rules.tactical.combat_state import EncounterState
 from service.rules.tactical.segment import resolve_segment
-from service.rules.tactical.to_hit import Adjustments
+from service.rules.tactical.to_hit import Adjustments, defence_value
 
 VALUE = st.integers(0, 90)
 PAIN = st.tuples(st.integers(0, 40), st.integers(0, 3))
@@ -34,7 +34,8 @@ def calculator(av: int, defences: list[tuple[int, Adjustments]], attacker_pain: 
     if not answers:
         return resolve(Attack(av, 0, method=method, adjustments=Adjustments(
             attack_use=attack_use, attacker_stun_penalty=attacker_pain)), face), None
-    best = max(range(len(answers)), key=lambda i: answers[i].dv)
+    own = [defence_value(dv, adj)[0] for dv, adj in defences]  # penalties floor at 0: rank before them
+    best = max(range(len(answers)), key=lambda i: own[i])
     return answers[best], best
 
 
