@@ -20,6 +20,8 @@ def halve_times(value: Int, times: Int) -> Int:
 
     (2v + 2^t) // 2^(t+1) with shifts: integer division is the engine's most expensive operation."""
     times = np.minimum(times, 40)
+    if not times.any():  # the common case: a first use, no pain yet
+        return np.array(value, dtype=np.int64)
     return (np.left_shift(value, 1) + np.left_shift(np.int64(1), times)) >> (times + 1)
 
 
