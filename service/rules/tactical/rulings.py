@@ -81,6 +81,9 @@ OPTIONS: dict[str, OptionSpec] = {
                          "encounter `options.reprisals`; declaration `reprisal`", "bool"),
     "pulse_move": _option(False, "DOC", "Move figures pulse by pulse inside the Combat Segment (RULINGS 16).",
                           "encounter `options.pulse_move`", "bool"),
+    "stray_fire": _option(True, "DOC", "A missed shot flies on at the figures in line beyond its target, "
+                          "within its range band, nearest first, until one is hit.",
+                          "encounter `options.stray_fire`", "bool"),
     "knockback_moves": _option(True, "DOC", "Knock-back moves the figure struck on the board.",
                                "encounter `options.knockback_moves`", "bool"),
     "tie_break": _option("alphabetical", "DEF", "Initiative ties after AGL and HRT: by id, or a seeded coin "
