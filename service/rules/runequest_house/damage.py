@@ -24,7 +24,7 @@ def blow(weapon_damage: str, weapon_type: str, bonus: str, degree: str, options:
     elif weapon_type == "crush":
         made = weapon.plus(Expression((), db.maximum()))
     else:
-        made = weapon.plus(weapon).plus(db)
+        made = weapon.twice().plus(db)
     if degree == "critical_max":
         return Expression((), made.maximum())
     return made

@@ -21,9 +21,12 @@ class Expression:
 
     dice: tuple[tuple[int, int, int], ...]
     constant: int
+    shown: str | None = None  # the text when it was built from parts (e.g. "2d8+2+1d4")
 
     def text(self) -> str:
         """The ASCII expression ("2d8+2+1d4"; "0" when empty)."""
+        if self.shown is not None:
+            return self.shown
         parts = [f"{'-' if sign < 0 else '+'}{count}d{sides}" for sign, count, sides in self.dice]
         if self.constant or not parts:
             parts.append(f"{self.constant:+d}")
@@ -35,8 +38,17 @@ class Expression:
         return self.constant + sum(count * sides if sign > 0 else -count for sign, count, sides in self.dice)
 
     def plus(self, other: Expression) -> Expression:
-        """Both expressions added (terms kept in order)."""
-        return Expression(self.dice + other.dice, self.constant + other.constant)
+        """Both expressions added; the text keeps each part in order ("2d8+2" then "+1d4")."""
+        right = other.text()
+        if right in ("0", "+0", "-0"):
+            shown = self.text()
+        else:
+            shown = self.text() + (right if right[0] in "+-" else "+" + right)
+        return Expression(self.dice + other.dice, self.constant + other.constant, shown)
+
+    def twice(self) -> Expression:
+        """The same dice and constant rolled twice (a special impale or slash)."""
+        return Expression(tuple((s, 2 * c, sides) for s, c, sides in self.dice), 2 * self.constant)
 
     def distribution(self) -> dict[int, Fraction]:
         """Exact distribution of the total."""
