@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
@@ -189,4 +189,6 @@ def movement_get(query: dict[str, Any]) -> Response:
 def movement_post(body: dict[str, Any]) -> dict[str, Any]:
     """Metres per Move phase, round and second (*2) Move Phase*: MOV x (1 + move actions) + Mobility per
     phase), the one-third limit when engaged or limited, and backwards movement at half."""
+    if not request.get_data(cache=True).strip():
+        raise RulesError("a JSON object body is required ({} takes every default)", None)
     return movement_body(body)
