@@ -24,7 +24,7 @@ def check(state: State, declarations: list[dict[str, Any]], path: tuple = ("decl
         raise RulesError("declarations is a list", path)
     for i, raw in enumerate(declarations):
         where = (*path, i)
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             raise RulesError("a declaration is an object", where)
         for key in raw:
             if key not in FIELDS:
@@ -54,7 +54,7 @@ def check(state: State, declarations: list[dict[str, Any]], path: tuple = ("decl
 
 def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options: Mapping[str, Any],
             path: tuple) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("an action is an object", path)
     for key in raw:
         if key not in ACTION_FIELDS:

@@ -46,7 +46,7 @@ def _bool(data: Mapping[str, Any], key: str, path: Path, default: bool = False) 
 def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any]:
     """A combatant's weapon: `name`, `attack`, `parry` and the statistics, filled from the weapon pack by
     name where not given inline."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a weapon is an object", path)
     name = raw.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
@@ -64,7 +64,7 @@ def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, A
 
 def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any]:
     """One §3 combatant, checked, with defaults (POW/APP 10, MOV 3, base skills, full HP)."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a combatant is an object", path)
     for key in raw:
         if key not in COMBATANT_FIELDS:
@@ -73,7 +73,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     if not isinstance(ident, str) or not 1 <= len(ident) <= 64:
         raise RulesError("id must be a string of 1..64 characters", (*path, "id"))
     chars_in = raw.get("characteristics")
-    if not isinstance(chars_in, Mapping):
+    if not isinstance(chars_in, dict):
         raise RulesError("characteristics are required", (*path, "characteristics"))
     chars = {}
     for key in CHARACTERISTICS:
@@ -89,7 +89,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     weapons = [read_weapon(w, options, (*path, "weapons", i)) for i, w in enumerate(weapons_in)]
     shield = _shield(raw.get("shield"), options, (*path, "shield"))
     armor_in = raw.get("armor") or {}
-    if not isinstance(armor_in, Mapping):
+    if not isinstance(armor_in, dict):
         raise RulesError("armor is an object location -> layers", (*path, "armor"))
     armor = {}
     for loc, layers in armor_in.items():
@@ -101,7 +101,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     full = stats.hit_points(chars["con"], chars["siz"])
     full_locations = stats.location_hp(full, options)
     location_in = raw.get("location_hp") or {}
-    if not isinstance(location_in, Mapping):
+    if not isinstance(location_in, dict):
         raise RulesError("location_hp is an object", (*path, "location_hp"))
     for loc in location_in:
         if loc not in LOCATIONS:
@@ -110,7 +110,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
                    for loc in LOCATIONS}
     position = raw.get("position")
     if position is not None:
-        if not isinstance(position, Mapping) or set(position) != {"q", "r"}:
+        if not isinstance(position, dict) or set(position) != {"q", "r"}:
             raise RulesError("position is {q, r}", (*path, "position"))
         position = {"q": whole(position["q"], (*path, "position", "q"), -1000, 1000),
                     "r": whole(position["r"], (*path, "position", "r"), -1000, 1000)}
@@ -150,7 +150,7 @@ def _layer(value: Any, options: Mapping[str, Any], path: Path) -> int | str:
 def _shield(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any] | None:
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a shield is an object or null", path)
     size = raw.get("size")
     if size not in SHIELD_SIZES:
@@ -162,7 +162,7 @@ def _shield(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any] 
 def read_state(data: Mapping[str, Any], options_reader: Any, path: Path = ()) -> State:
     """A whole state: options first (the pack decides what weapon and armor names mean), then combatants
     with distinct ids, and engagement naming known combatants."""
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict):
         raise RulesError("a state is an object", path or None)
     options = options_reader(data.get("options"), (*path, "options"))
     raw = data.get("combatants")

@@ -39,7 +39,7 @@ def read_fraction(value: Any, path: Path, low: Fraction = Fraction(0), high: Fra
 
 
 def _object(value: Any, path: Path) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise RulesError("must be an object", path)
     return value
 

@@ -6,6 +6,7 @@ critical, special, success, failure and fumble bands. Every chance is an exact f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
@@ -55,10 +56,13 @@ def effective(skill: int, additive: Iterable[int] = (), multipliers: Iterable[Fr
               order: str = "add_then_multiply") -> int:
     """The modified skill: additive percentages and multipliers (×3/4, ×1/2, ×1/5) in the option's order,
     rounded half up once at the end (rules document §2, Modifiers [DEF])."""
+    added = sum(additive)
+    multipliers = tuple(multipliers)
+    if not multipliers:
+        return skill + added
     factor = Fraction(1)
     for multiplier in multipliers:
         factor *= multiplier
-    added = sum(additive)
     if order == "add_then_multiply":
         return round_half_up((skill + added) * factor)
     return round_half_up(skill * factor + added)
@@ -69,12 +73,18 @@ def bands(skill: int, options: Mapping[str, Any], fumble_multiplier: int = 1) ->
     = (100 - skill)/20 (1 from 100 up), each at least 1, rounded half up; 01-05 always succeed, 96-00
     always fail; flexible weapons double the fumble count (*Page 63*)."""
     fractions = options["degree_fractions"]
-    critical = max(1, round_half_up(skill * fraction(fractions["critical"])))
-    special = max(1, round_half_up(skill * fraction(fractions["special"])))
-    count = 1 if skill >= 100 else max(1, round_half_up((100 - skill) * fraction(fractions["fumble"])))
-    success = min(max(skill, options["auto_success_max"]), options["auto_failure_min"] - 1)
-    return Bands(min(critical, success), min(special, success), success,
-                 max(1, 101 - count * fumble_multiplier))
+    return _bands(skill, fumble_multiplier, fractions["critical"], fractions["special"], fractions["fumble"],
+                  options["auto_success_max"], options["auto_failure_min"])
+
+
+@lru_cache(maxsize=8192)
+def _bands(skill: int, fumble_multiplier: int, critical_of: str, special_of: str, fumble_of: str,
+           auto_success: int, auto_failure: int) -> Bands:
+    critical = max(1, round_half_up(skill * fraction(critical_of)))
+    special = max(1, round_half_up(skill * fraction(special_of)))
+    count = 1 if skill >= 100 else max(1, round_half_up((100 - skill) * fraction(fumble_of)))
+    success = min(max(skill, auto_success), auto_failure - 1)
+    return Bands(min(critical, success), min(special, success), success, max(1, 101 - count * fumble_multiplier))
 
 
 def critical_only(found: Bands) -> Bands:

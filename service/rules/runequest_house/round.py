@@ -29,6 +29,9 @@ def clone(combatant: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a combatant whose mutable parts (HP, weapons, shield, flags) can change this round."""
     out = dict(combatant)
     out["location_hp"] = dict(combatant["location_hp"])
+    out["characteristics"] = dict(combatant["characteristics"])
+    out["skills"] = dict(combatant["skills"])
+    out["armor"] = {loc: list(layers) for loc, layers in combatant["armor"].items()}
     out["weapons"] = [dict(w) for w in combatant["weapons"]]
     out["shield"] = dict(combatant["shield"]) if combatant["shield"] else None
     out["position"] = dict(combatant["position"]) if combatant["position"] else None
