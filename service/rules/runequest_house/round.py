@@ -263,7 +263,7 @@ class Round:
             return
         if result == "parried_critical":
             return
-        self.landed(who, target, weapon, result, item, grapple)
+        self.landed(who, target, weapon, result, item, grapple, degree)
 
     def fumbled(self, who: dict[str, Any], index: int | None = None) -> None:
         """A fumble without a core table: the fumbler loses its other declared action [DEF `fumble_effect`]."""
@@ -342,7 +342,7 @@ class Round:
         self.emit("weapon_damaged", combatant=attacker["id"], item=weapon["name"], ap_loss=loss, ap=weapon["ap"])
 
     def landed(self, who: dict[str, Any], target: dict[str, Any], weapon: dict[str, Any], result: str,
-               item: dict[str, Any] | None, grapple: bool) -> None:
+               item: dict[str, Any] | None, grapple: bool, rolled: str = "success") -> None:
         """Location, damage, parry absorption, armor, wounds and knockback of a blow that got through."""
         table = "missile" if weapon["kind"] != "melee" else "melee"
         face = self.dice.roll("location", 1, 20, combatant=who["id"]).total
@@ -354,8 +354,8 @@ class Round:
             else:
                 self.emit("grappled", combatant=who["id"], target=target["id"], location=location, caught=None)
             return
-        attack_degree = {"parried": "success", "parried_special": "success"}.get(result, result)
-        degree = "success" if attack_degree == "hit" else attack_degree
+        # a parried blow keeps the attack roll's degree; an unparried one the degree the defence left it
+        degree = rolled if result in PARRY_DEGREE else ("success" if result == "hit" else result)
         bonus = stats.damage_bonus(who["characteristics"]["str"], who["characteristics"]["siz"], self.options)
         damage, expression = self.roll_blow(who, weapon, bonus, degree)
         self.emit("damage_rolled", combatant=who["id"], target=target["id"], expression=expression, damage=damage,
