@@ -120,6 +120,10 @@ class AttackDefenceSchema(DefenceSchema):
     ap = integer(0, 60, "The parrying item's AP (required for a parry).", load_default=None, allow_none=True)
 
 
+WEAPON_DEFAULT = WeaponSchema().load({})
+SITUATION_DEFAULT = SituationSchema().load({})
+DEFENCE_DEFAULT = DefenceSchema().load({})
+ATTACK_DEFENCE_DEFAULT = AttackDefenceSchema().load({})
 TO_HIT_ROLES = {"attack": ("The attack d100.", 1), "defence": ("The dodge or parry d100.", 1),
                 "location": ("The location d20 (d10 from high ground).", 1)}
 
@@ -129,11 +133,11 @@ class ToHitRequestSchema(Schema):
 
     attack = integer(0, 300, "The weapon's attack %.", required=True)
     attack_modifier = integer(-200, 200, "Any other additive modifier.", load_default=0)
-    weapon = fields.Nested(WeaponSchema, load_default=lambda: WeaponSchema().load({}),
+    weapon = fields.Nested(WeaponSchema, load_default=lambda: dict(WEAPON_DEFAULT),
                            metadata={"description": "The attacking weapon."})
-    situation = fields.Nested(SituationSchema, load_default=lambda: SituationSchema().load({}),
+    situation = fields.Nested(SituationSchema, load_default=lambda: dict(SITUATION_DEFAULT),
                               metadata={"description": "The attacker's situation."})
-    defence = fields.Nested(DefenceSchema, load_default=lambda: DefenceSchema().load({}),
+    defence = fields.Nested(DefenceSchema, load_default=lambda: dict(DEFENCE_DEFAULT),
                             metadata={"description": "The defender's declared defence."})
     options = options_field()
     seed = seed_field()
@@ -192,15 +196,18 @@ class TargetSchema(Schema):
     braced = flag("Braced against knockback.")
 
 
+TARGET_DEFAULT = TargetSchema().load({})
+
+
 class AttackRequestSchema(ToHitRequestSchema):
     """One whole attack, roll to location damage."""
 
     weapon = fields.Nested(AttackWeaponSchema, required=True, metadata={"description": "The attacking weapon."})
-    defence = fields.Nested(AttackDefenceSchema, load_default=lambda: AttackDefenceSchema().load({}),
+    defence = fields.Nested(AttackDefenceSchema, load_default=lambda: dict(ATTACK_DEFENCE_DEFAULT),
                             metadata={"description": "The defender's declared defence."})
     damage_bonus = fields.String(load_default="0", validate=validate.Length(1, 40),
                                  metadata={"description": "The attacker's damage bonus, e.g. \"+1d4\"."})
-    target = fields.Nested(TargetSchema, load_default=lambda: TargetSchema().load({}),
+    target = fields.Nested(TargetSchema, load_default=lambda: {**TARGET_DEFAULT, "armor": {}},
                            metadata={"description": "The target (default an unarmored human)."})
     rolls = rolls_field("RunequestHouseAttackRolls", {
         **TO_HIT_ROLES, "damage": ("The weapon's dice in order (twice for a special).", 80),

@@ -77,6 +77,10 @@ class DamageTargetSchema(Schema):
     braced = flag("Braced against knockback.")
 
 
+PARRY_DEFAULT = ParrySchema().load({})
+TARGET_DEFAULT = DamageTargetSchema().load({})
+
+
 class DamageRequestSchema(Schema):
     """One landed blow."""
 
@@ -91,10 +95,10 @@ class DamageRequestSchema(Schema):
     attacker = fields.Nested(AttackerSchema, load_default=None, allow_none=True,
                              metadata={"description": "STR and SIZ instead of `damage_bonus`."})
     degree = choice(("success", "special", "critical", "critical_max"), "The attack's degree.", load_default="success")
-    parry = fields.Nested(ParrySchema, load_default=lambda: ParrySchema().load({}),
+    parry = fields.Nested(ParrySchema, load_default=lambda: dict(PARRY_DEFAULT),
                           metadata={"description": "The parry met."})
     location = choice(LOCATIONS, "The struck location.", required=True)
-    target = fields.Nested(DamageTargetSchema, load_default=lambda: DamageTargetSchema().load({}),
+    target = fields.Nested(DamageTargetSchema, load_default=lambda: {**TARGET_DEFAULT, "armor": []},
                            metadata={"description": "The struck figure."})
     options = options_field()
     seed = seed_field()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -64,11 +65,19 @@ def passage(damage: int, attack_degree: str, parry_degree: str, parry_ap: int, a
 def passage_distribution(expression: Expression, attack_degree: str, parry_degree: str, parry_ap: int,
                          armor_ap: int, options: Mapping[str, Any]) -> dict[int, Fraction]:
     """Exact distribution of the damage reaching the location's HP."""
+    return dict(_spread(expression, attack_degree, parry_degree, parry_ap, armor_ap,
+                        options["critical_ignores_parry_ap"]))
+
+
+@lru_cache(maxsize=4096)
+def _spread(expression: Expression, attack_degree: str, parry_degree: str, parry_ap: int, armor_ap: int,
+            ignores: bool) -> tuple[tuple[int, Fraction], ...]:
+    options = {"critical_ignores_parry_ap": ignores}
     out: dict[int, Fraction] = {}
     for value, p in expression.distribution().items():
         reach = passage(value, attack_degree, parry_degree, parry_ap, armor_ap, options).to_location
         out[reach] = out.get(reach, Fraction(0)) + p
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))
 
 
 @dataclass(frozen=True, slots=True)

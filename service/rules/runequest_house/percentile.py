@@ -43,6 +43,9 @@ class Bands:
 
     def probabilities(self) -> dict[str, Fraction]:
         """Exclusive chances of each degree, exact fractions of 100."""
+        return dict(_probabilities(self))
+
+    def _odds(self) -> dict[str, Fraction]:
         success = self.success
         special = min(self.special, success)
         critical = min(self.critical, special)
@@ -50,6 +53,11 @@ class Bands:
         return {"critical": critical * HUNDRED, "special": (special - critical) * HUNDRED,
                 "success": (success - special) * HUNDRED, "fumble": fumble * HUNDRED,
                 "failure": (100 - success - fumble) * HUNDRED}
+
+
+@lru_cache(maxsize=8192)
+def _probabilities(bands: Bands) -> tuple[tuple[str, Fraction], ...]:
+    return tuple(bands._odds().items())
 
 
 def effective(skill: int, additive: Iterable[int] = (), multipliers: Iterable[Fraction] = (),
