@@ -53,7 +53,7 @@ MATCHUP = {"sides": [{"name": "red", "combatants": [fighter("ann", "red", 15)]},
                                                       "shield": None}]}]}
 
 
-def duels_per_second(trials: int = 2000) -> tuple[float, str]:
+def duels_per_second(trials: int = 20000) -> tuple[float, str]:
     """Duels per second on one core through the simulator the jobs use, and which path made them."""
     from service.sim.simulator import simulator_for
 

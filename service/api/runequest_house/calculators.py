@@ -3,6 +3,7 @@ attack against dodge or parry, and a landed blow through parry, armor and hit po
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Mapping
 
 from service.api.blueprint import Blueprint
@@ -331,6 +332,25 @@ def _knock(went: Any, weapon_type: str, degree: str, target: Mapping[str, Any],
     return kb.knockback(counted, weapon_type, who, options, went.to_location > 0, impaled).as_dict()
 
 
+KNOCKBACK_OPTIONS = ("knockback_damage", "special_damage", "braced_extra_from", "critical_ignores_parry_ap",
+                     "collision_min_dice")
+
+
+@lru_cache(maxsize=2048)
+def _knockback_chance(expression: Any, weapon_type: str, degree: str, parry_degree: str, parry_ap: int,
+                      armor_ap: int, siz: int, strength: int | None, braced: bool, values: tuple) -> Fraction:
+    """P(any knockback) over the blow's exact damage distribution (pure, so remembered)."""
+    options = dict(zip(KNOCKBACK_OPTIONS, values))
+    target = {"siz": siz, "str": strength, "dex": None, "braced": braced}
+    chance = Fraction(0)
+    for value, p in expression.distribution().items():
+        went = passage(value, degree, parry_degree, parry_ap, armor_ap, options)
+        found = _knock(went, weapon_type, degree, target, options)
+        if found and found["metres"] > 0:
+            chance += p
+    return chance
+
+
 def _damage_weapon(weapon: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(weapon, str):
         known = options["weapon_pack"]["weapons"]
@@ -379,12 +399,9 @@ def damage_view(body: dict[str, Any]) -> dict[str, Any]:
     spread = passage_distribution(expression, degree, parry_degree, body["parry"]["ap"], layers.ap, options)
     chance = None
     if target["siz"] is not None:
-        chance = Fraction(0)
-        for value, p in expression.distribution().items():
-            went = passage(value, degree, parry_degree, body["parry"]["ap"], layers.ap, options)
-            found = _knock(went, weapon["type"], degree, target, options)
-            if found and found["metres"] > 0:
-                chance += p
+        chance = _knockback_chance(expression, weapon["type"], degree, parry_degree, body["parry"]["ap"], layers.ap,
+                                   target["siz"], target["str"], target["braced"],
+                                   tuple(options[k] for k in KNOCKBACK_OPTIONS))
     steps = [Step("RQH-SPECIAL-DAMAGE", f"{degree}: roll {expression.text()}", expression.maximum()),
              Step("Page 68", f"armor {layers.ap} AP" + (" ignored by a critical" if critical else ""), armor_ap)]
     dice, roll = dice_source(body), None
