@@ -122,3 +122,14 @@ def test_the_http_resolver_answers_the_contract(client):
     bad = client.post("/v1/runequest-house/rounds/resolve", json={**body, "declarations": [
         {"combatant": "ann", "actions": [{"type": "attack", "target": "nobody"}, {"type": "dodge"}]}]})
     assert bad.status_code == 422 and bad.get_json()["errors"][0]["field"] == "declarations.0.actions.0.target"
+
+
+def test_every_event_of_a_bloody_round_matches_its_schema():
+    from service.api.runequest_house import EVENT_SCHEMAS
+
+    seen = set()
+    for seed in range(40):
+        for event in resolve(seed=seed).events:
+            seen.add(event["type"])
+            assert EVENT_SCHEMAS[event["type"]]().validate(event) == {}, event
+    assert {"attack_rolled", "defence_rolled", "damage_rolled", "location_damaged", "round_ended"} <= seen
