@@ -1,7 +1,9 @@
 """Schemas of /v1/runequest-house/check, /to-hit and /attack."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.runequest_house.common import (
     ITEMS, LOCATIONS, WEAPON_KINDS, WEAPON_TYPES, BandsSchema, answer_seed, assumptions_list, chance_pair, choice,
@@ -199,10 +201,35 @@ class TargetSchema(Schema):
 TARGET_DEFAULT = TargetSchema().load({})
 
 
+class AttackWeaponField(fields.Field):
+    """The attacking weapon: an object (AttackWeapon) or a weapon-pack name."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and 1 <= len(value) <= 64:
+            return {**WEAPON_DEFAULT, "name": value, "damage": None, "type": None}
+        if isinstance(value, dict):
+            return AttackWeaponSchema().load(value)
+        raise ValidationError("Must be a weapon object or a weapon-pack name.")
+
+
+ATTACK_WEAPON_JSON = {
+    "type": "object", "additionalProperties": False, "description": "The weapon's statistics.",
+    "properties": {"kind": {"type": "string", "enum": list(WEAPON_KINDS)}, "hands": {"type": "integer", "minimum": 1,
+                                                                                   "maximum": 2},
+                   "flexible": {"type": "boolean"}, "hacking": {"type": "boolean"},
+                   "length_m": {"type": "number", "minimum": 0, "maximum": 10},
+                   "name": {"type": ["string", "null"], "minLength": 1, "maxLength": 64},
+                   "damage": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
+                   "type": {"type": ["string", "null"], "enum": [*WEAPON_TYPES, None]}}}
+
+
 class AttackRequestSchema(ToHitRequestSchema):
     """One whole attack, roll to location damage."""
 
-    weapon = fields.Nested(AttackWeaponSchema, required=True, metadata={"description": "The attacking weapon."})
+    weapon = AttackWeaponField(required=True, metadata={
+        "description": "The attacking weapon: statistics (name fills damage and type from the weapon pack) or a "
+                       "weapon-pack name.",
+        "oneOf": [ATTACK_WEAPON_JSON, {"type": "string", "minLength": 1, "maxLength": 64}]})
     defence = fields.Nested(AttackDefenceSchema, load_default=lambda: dict(ATTACK_DEFENCE_DEFAULT),
                             metadata={"description": "The defender's declared defence."})
     damage_bonus = fields.String(load_default="0", validate=validate.Length(1, 40),

@@ -141,3 +141,10 @@ def test_a_whole_table_option_overrides_the_pack(client):
     everything_head = [{"min": 1, "max": 20, "location": "head"}]
     answer = post(client, "/to-hit", {"attack": 50, "options": {"melee_locations": everything_head}}).get_json()
     assert answer["location_probabilities_exact"]["head"] == "1/1"
+
+
+def test_attack_takes_a_weapon_pack_name(client):
+    by_name = post(client, "/attack", {"attack": 60, "weapon": "mace"}).get_json()
+    inline = post(client, "/attack", {"attack": 60, "weapon": {"damage": "1d8+2", "type": "crush"}}).get_json()
+    assert by_name["damage_probabilities_exact"] == inline["damage_probabilities_exact"]
+    assert post(client, "/attack", {"attack": 60, "weapon": "spork"}).status_code == 422
