@@ -51,6 +51,7 @@ class Round:
         self.lost: set[tuple[str, int]] = set()
         self.done: set[tuple[str, int]] = set()
         self.defended: dict[str, dict[str, list[str]]] = {}
+        self.changes = 0  # wounds and falls so far (what can change a status)
         self.adjacent_at_start = {ident: bool(c["engaged_with"]) for ident, c in self.people.items()}
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -203,10 +204,13 @@ class Round:
         """Resolve in SR order; a figure disabled before its SR loses its remaining actions (those on the
         same SR and DEX act simultaneously)."""
         able_at: dict[tuple[int, int], set[str]] = {}
+        seen, able = -1, set()
         for entry in entries:
             key = (entry["sr"], entry["dex"])
             if key not in able_at:
-                able_at[key] = {i for i, c in self.people.items() if status.can_fight(c)}
+                if seen != self.changes:  # statuses change only through wounds and falls
+                    able, seen = {i for i, c in self.people.items() if status.can_fight(c)}, self.changes
+                able_at[key] = able
             ident, index = entry["combatant"], entry["index"]
             if ident not in able_at[key] or (ident, index) in self.lost:
                 continue
@@ -397,6 +401,7 @@ class Round:
                                  self.options)
         hurt = wound(location, amount, target["location_hp"][location], full[location], target["hp"])
         target["location_hp"][location], target["hp"] = hurt.location_hp_after, hurt.hp_after
+        self.changes += 1
         if hurt.location_state == "dying" and "dying" not in target["conditions"]:
             target["conditions"] = sorted({*target["conditions"], "dying"})
         if hurt.location_state == "severed":
@@ -433,6 +438,7 @@ class Round:
             fell = percentile.bands(chars["dex"] * pushed.dex_multiplier, self.options).degree(face) in (
                 "failure", "fumble")
         if fell:
+            self.changes += 1
             event["fell"] = True
             target["prone"] = True
             self.emit("fell", combatant=target["id"], cause="knockback")
