@@ -13,6 +13,7 @@ from service.rules.errors import RulesError
 
 TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
 MAX_DICE = 40
+MAX_SPREAD = 400  # keeps exact distributions quick: 40d10, 20d20, 4d100
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,18 +84,20 @@ def parse(text: str, field: tuple = ("damage",)) -> Expression:
             constant += int(match.group(5)) * (-1 if match.group(4) == "-" else 1)
     if position != len(compact) or abs(constant) > 1000:
         raise RulesError('must be a dice expression like "1d8+1"', field)
+    if sum(count * sides for _, count, sides in dice) > MAX_SPREAD:
+        raise RulesError(f"the dice may span at most {MAX_SPREAD} values (count x sides summed)", field)
     return Expression(tuple(dice), constant)
 
 
 @lru_cache(maxsize=512)
 def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
-    current: dict[int, Fraction] = {expression.constant: Fraction(1)}
+    ways: dict[int, int] = {expression.constant: 1}
+    total = 1
     for sign, count, sides in expression.dice:
         for _ in range(count):
-            nxt: dict[int, Fraction] = defaultdict(Fraction)
-            share = Fraction(1, sides)
-            for value, p in current.items():
+            nxt: dict[int, int] = defaultdict(int)
+            for value, w in ways.items():
                 for face in range(1, sides + 1):
-                    nxt[value + sign * face] += p * share
-            current = nxt
-    return tuple(sorted(current.items()))
+                    nxt[value + sign * face] += w
+            ways, total = nxt, total * sides
+    return tuple(sorted((value, Fraction(w, total)) for value, w in ways.items()))
