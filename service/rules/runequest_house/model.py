@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from service.rules.errors import RulesError
 from service.rules.options import whole
 from service.rules.runequest_house import stats
+from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.options import SHIELD_SIZES, read_weapon_stats
 from service.rules.runequest_house.pack import LOCATIONS
 
@@ -59,6 +60,7 @@ def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, A
     out = {"name": name, "attack": whole(raw.get("attack"), (*path, "attack"), 0, 300),
            "parry": whole(raw.get("parry", 0), (*path, "parry"), 0, 300)}
     out.update(read_weapon_stats(merged, path))
+    parse(out["damage"], (*path, "damage"))
     return out
 
 
