@@ -123,6 +123,30 @@ def _roll_attack(dice: Any, attack: Any, guard: Any, table: str, options: Mappin
 
 
 def _to_hit_answer(body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapping[str, Any]]:
+    if not body["options"]:  # a pure answer under the default options: remembered
+        key = (body["attack"], body["attack_modifier"], *(tuple(sorted(body[part].items()))
+                                                          for part in ("weapon", "situation", "defence")))
+        try:
+            return _default_to_hit(key, body)
+        except TypeError:  # an unhashable value: work it out
+            pass
+    return _work_to_hit(body)
+
+
+def _default_to_hit(key: tuple, body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapping[str, Any]]:
+    found = _TO_HIT_MEMO.get(key)
+    if found is None:
+        found = _work_to_hit(body)
+        if len(_TO_HIT_MEMO) > 4096:
+            _TO_HIT_MEMO.clear()
+        _TO_HIT_MEMO[key] = found
+    return found
+
+
+_TO_HIT_MEMO: dict[tuple, tuple] = {}
+
+
+def _work_to_hit(body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapping[str, Any]]:
     options = read_options(body["options"])
     attack, guard, used = _odds_of_attack(body, options)
     odds = to_hit.outcome_probabilities(attack.bands, guard)
