@@ -60,9 +60,9 @@ class AttackRolledEvent(EventBase):
     """An attack roll on its SR."""
 
     target = _text("The target.")
-    sr = _int("The strike rank.")
-    weapon = _text("The weapon.")
-    mode = _text("normal or grapple.")
+    sr = _int("The strike rank (null for a grapple follow-up at DEX SR).", allow_none=True)
+    weapon = _text("The weapon (null for a grapple follow-up).", allow_none=True)
+    mode = _text("normal, grapple, or a follow-up: immobilise, throw, damage, escape.")
     roll = _int("The d100 (null: out of reach).", allow_none=True)
     effective = _int("The attack %.", allow_none=True)
     degree = _text("fumble, failure, success, special or critical.", allow_none=True)
@@ -136,16 +136,22 @@ class KnockbackEvent(EventBase):
 class FellEvent(EventBase):
     """A figure fell."""
 
-    cause = _text("wound or knockback.")
+    cause = _text("wound, knockback or thrown.")
     location = _text("The wounded location (wound).")
 
 
 class GrappledEvent(EventBase):
-    """A grapple seized a location or caught a parrying item."""
+    """A grapple seized a location or caught a parrying item, a hold was released, or a follow-up's
+    resistance roll was made."""
 
-    target = _text("The target.")
+    target = _text("The target.", allow_none=True)
     location = _text("The seized location.", allow_none=True)
     caught = _text("The caught item.", allow_none=True)
+    released = JsonBoolean(metadata={"description": "The hold was released (failed follow-up)."})
+    mode = _text("The follow-up of a resistance roll.")
+    resistance = _int("The resistance-table chance %.")
+    roll = _int("The resistance d100.")
+    success = JsonBoolean(metadata={"description": "The resistance roll succeeded."})
 
 
 class WeaponDamagedEvent(EventBase):

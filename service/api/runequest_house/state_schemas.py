@@ -76,6 +76,14 @@ def _location_map(values: fields.Field, description: str) -> fields.Dict:
     return fields.Dict(keys=choice(LOCATIONS, "A location."), values=values, metadata={"description": description})
 
 
+class HoldingSchema(Schema):
+    """A grapple hold (Page 60)."""
+
+    target = fields.String(required=True, metadata={"description": "The held combatant."})
+    location = choice(LOCATIONS, "The held location.", required=True)
+    immobilised = JsonBoolean(metadata={"description": "Immobilised by a won STR vs STR/2 roll."})
+
+
 class CombatantStateSchema(Schema):
     """A runequest-house combatant (rules document §3)."""
 
@@ -102,6 +110,7 @@ class CombatantStateSchema(Schema):
     closed_with = fields.List(fields.String(), metadata={"description": "Ids closed with."})
     conditions = fields.List(fields.String(), metadata={"description": "Lasting conditions (\"dying\", "
                                                                        "\"severed:<location>\")."})
+    holding = fields.Nested(HoldingSchema, allow_none=True, metadata={"description": "A grapple hold, or null."})
 
 
 class EncounterOptionsSchema(Schema):
@@ -117,8 +126,9 @@ class RoundActionSchema(Schema):
     type = choice(ACTIONS, "The action.", required=True)
     target = fields.String(allow_none=True, metadata={"description": "Target id (attack, missile, move)."})
     weapon = integer(0, 7, "Weapon index.", allow_none=True)
-    mode = choice(("normal", "grapple", "counter", "spirit"), "Fighting mode (counter and spirit: 422, not "
-                                                             "implemented).", allow_none=True)
+    mode = choice(("normal", "grapple", "immobilise", "throw", "damage", "escape", "counter", "spirit"),
+                  "Fighting mode: a grapple attack, a grapple follow-up on the held target (escape: the held "
+                  "figure against its holder); counter and spirit: 422, not implemented.", allow_none=True)
     spell_sr = integer(0, 30, "A spell's own SR.", allow_none=True)
     magic_points = integer(0, 30, "Magic points of a spell.", allow_none=True)
     move_actions = integer(0, 2, "Extra move actions this move stands for.")

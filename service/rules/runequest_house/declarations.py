@@ -7,7 +7,8 @@ from service.rules.errors import RulesError
 from service.rules.options import whole
 from service.rules.runequest_house.model import State
 
-MODES = ("normal", "grapple")
+MODES = ("normal", "grapple", "immobilise", "throw", "damage", "escape")
+FOLLOW_UPS = ("immobilise", "throw", "damage", "escape")
 UNSUPPORTED_MODES = ("counter", "spirit")
 ABORTS = (None, "defensive", "movement")
 ACTION_FIELDS = ("type", "target", "weapon", "mode", "spell_sr", "magic_points", "move_actions", "opponents")
@@ -77,6 +78,13 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
         if target == who["id"]:
             raise RulesError("a combatant cannot attack itself", (*path, "target"))
     action["target"] = target
+    if mode in FOLLOW_UPS:
+        if kind != "attack":
+            raise RulesError(f"{mode} is a grapple follow-up: an attack action", (*path, "mode"))
+        holder, held = (people[target], who) if mode == "escape" else (who, people[target])
+        hold = holder.get("holding")
+        if not hold or hold["target"] != held["id"]:
+            raise RulesError(f"{mode} needs a hold on the target (Page 60)", (*path, "target"))
     if raw.get("weapon") is not None or kind in ("attack", "missile"):
         index = whole(raw.get("weapon", 0), (*path, "weapon"), 0, 7)
         if index >= len(who["weapons"]):

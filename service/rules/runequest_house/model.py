@@ -22,7 +22,7 @@ REQUIRED = ("str", "con", "siz", "int", "dex")
 SKILL_DEFAULTS = {"dodge": 15, "maneuver": 25, "ride": 5, "jump": 25, "acrobatics": 5, "breakfall": 0, "grapple": 25}
 COMBATANT_FIELDS = ("id", "side", "pc", "characteristics", "mov", "skills", "weapons", "shield", "armor",
                     "protection", "hp", "location_hp", "position", "facing", "prone", "braced", "engaged_with",
-                    "closed_with", "conditions", "name")
+                    "closed_with", "conditions", "name", "holding")
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,24 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
         "engaged_with": _ids(raw.get("engaged_with"), (*path, "engaged_with")),
         "closed_with": _ids(raw.get("closed_with"), (*path, "closed_with")),
         "conditions": sorted(set(conditions)),
+        "holding": _holding(raw.get("holding"), (*path, "holding")),
     }
+
+
+def _holding(value: Any, path: Path) -> dict[str, Any] | None:
+    """A grapple hold (*Page 60*): `{target, location, immobilised}` or null."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"target", "location", "immobilised"}:
+        raise RulesError("holding is {target, location, immobilised} or null", path)
+    if not isinstance(value.get("target"), str):
+        raise RulesError("the held combatant's id", (*path, "target"))
+    if value.get("location") not in LOCATIONS:
+        raise RulesError(f"must be one of {list(LOCATIONS)}", (*path, "location"))
+    immobilised = value.get("immobilised", False)
+    if not isinstance(immobilised, bool):
+        raise RulesError("must be true or false", (*path, "immobilised"))
+    return {"target": value["target"], "location": value["location"], "immobilised": immobilised}
 
 
 def _ids(value: Any, path: Path) -> list[str]:
@@ -180,6 +197,8 @@ def read_state(data: Mapping[str, Any], options_reader: Any, path: Path = ()) ->
             for other in c[key]:
                 if other not in ids:
                     raise RulesError(f"no combatant {other!r}", (*path, "combatants", i, key))
+        if c["holding"] and c["holding"]["target"] not in ids:
+            raise RulesError("no such combatant", (*path, "combatants", i, "holding", "target"))
     return State(whole(data.get("round", 0), (*path, "round"), 0, 10**6), options, tuple(combatants))
 
 

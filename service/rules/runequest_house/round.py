@@ -8,7 +8,9 @@ from typing import Any, Mapping
 
 from service.rules.dice import DiceSource
 from service.rules.interface import StepResult
-from service.rules.runequest_house import armor, geometry, percentile, stats, status, to_hit
+from service.rules.runequest_house import armor, geometry, grapple, percentile, stats, status, to_hit
+from service.rules.runequest_house.contest import resistance as contest_resistance
+from service.rules.runequest_house.declarations import FOLLOW_UPS
 from service.rules.runequest_house.damage import blow, passage, wound
 from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.knockback import Target, knockback
@@ -37,6 +39,7 @@ def clone(combatant: Mapping[str, Any]) -> dict[str, Any]:
     out["position"] = dict(combatant["position"]) if combatant["position"] else None
     for key in ("engaged_with", "closed_with", "conditions"):
         out[key] = list(combatant[key])
+    out["holding"] = dict(combatant["holding"]) if combatant.get("holding") else None
     return out
 
 
@@ -181,7 +184,9 @@ class Round:
             srs: list[int | None] = []
             for index, action in enumerate(actions):
                 sr = None
-                if action["type"] == "attack":
+                if action["type"] == "attack" and action["mode"] in FOLLOW_UPS:
+                    sr = stats.dex_sr(dex, self.options)  # *Page 60*: at DEX SR
+                elif action["type"] == "attack":
                     weapon_sr = 0 if action["mode"] == "grapple" else who["weapons"][action["weapon"]]["sr"]
                     sr = stats.melee_sr(dex, siz, weapon_sr, self.options)
                     if twice and index == 1:
@@ -215,8 +220,11 @@ class Round:
             if ident not in able_at[key] or (ident, index) in self.lost:
                 continue
             self.done.add((ident, index))
-            if entry["action"] in ("attack", "missile"):
-                self.attack(self.people[ident], self.declared[ident]["actions"][index], index, entry)
+            action = self.declared[ident]["actions"][index]
+            if action["type"] == "attack" and action["mode"] in FOLLOW_UPS:
+                self.follow_up(self.people[ident], action)
+            elif entry["action"] in ("attack", "missile"):
+                self.attack(self.people[ident], action, index, entry)
 
     def attack(self, who: dict[str, Any], action: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> None:
         """One attack: attack roll, the target's declared defence, degrees compared, then location, damage,
@@ -268,6 +276,79 @@ class Round:
         if result == "parried_critical":
             return
         self.landed(who, target, weapon, result, item, grapple, degree)
+
+    def follow_up(self, who: dict[str, Any], action: Mapping[str, Any]) -> None:
+        """A grapple follow-up (*Page 60*): a second grapple roll (throw +10%, damage -10%; a failure releases
+        the hold), then the resistance roll (immobilise STR vs STR/2, throw STR + DEX vs SIZ/2 + DEX); a throw
+        does 1d6 + damage bonus to a random location, armor at most half, halved by a DEX x1 success; damage
+        does 1d4 + damage bonus to the held location, armor ignored, protective spells at half. The held
+        figure may break an immobilising hold with STR/2 vs STR (`escape`)."""
+        mode, other = action["mode"], self.people[action["target"]]
+        if status.status(other) == "dead":
+            return
+        if mode == "escape":
+            self._resist(who, grapple.half(who["characteristics"]["str"]), other["characteristics"]["str"], mode,
+                         lambda: other.update(holding=None))
+            return
+        hold = who["holding"]
+        if not hold or hold["target"] != other["id"]:
+            return
+        skill = who["skills"]["grapple"] + grapple.SKILL_SHIFT[mode]
+        face = self.dice.roll("grapple", 1, 100, combatant=who["id"]).total
+        degree = percentile.bands(skill, self.options).degree(face)
+        self.emit("attack_rolled", combatant=who["id"], target=other["id"], sr=None, weapon=None, mode=mode,
+                  roll=face, effective=skill, degree=degree)
+        if degree in ("failure", "fumble"):
+            who["holding"] = None
+            self.emit("grappled", combatant=who["id"], target=other["id"], location=None, caught=None, released=True)
+            return
+        chars, foe = who["characteristics"], other["characteristics"]
+        if mode == "immobilise":
+            self._resist(who, chars["str"], grapple.half(foe["str"]), mode, lambda: hold.update(immobilised=True))
+        elif mode == "throw":
+            self._resist(who, chars["str"] + chars["dex"], grapple.half(foe["siz"]) + foe["dex"], mode,
+                         lambda: self._thrown(who, other))
+        else:
+            bonus = stats.damage_bonus(chars["str"], chars["siz"], self.options)
+            amount = max(0, parse("1d4").roll(self.dice, "damage", who["id"]) + parse(bonus).roll(self.dice, "bonus",
+                                                                                                  who["id"]))
+            self.emit("damage_rolled", combatant=who["id"], target=other["id"], expression=f"1d4{bonus if bonus[0] in '+-' else ''}",
+                      damage=amount, degree=degree, location=hold["location"])
+            self._grapple_wound(other, hold["location"], max(0, amount - other["protection"] // 2))
+
+    def _resist(self, active_side: dict[str, Any], active: int, passive: int, mode: str, won: Any) -> None:
+        chance = contest_resistance(active, passive, self.options)
+        face = self.dice.roll("resistance", 1, 100, combatant=active_side["id"]).total
+        self.emit("grappled", combatant=active_side["id"], target=None, location=None, caught=None, mode=mode,
+                  resistance=chance, roll=face, success=face <= chance)
+        if face <= chance:
+            won()
+
+    def _thrown(self, who: dict[str, Any], other: dict[str, Any]) -> None:
+        bonus = stats.damage_bonus(who["characteristics"]["str"], who["characteristics"]["siz"], self.options)
+        face = self.dice.roll("location", 1, 20, combatant=who["id"]).total
+        location = to_hit.location_of(self.options["melee_locations"], face)
+        amount = max(0, parse("1d6").roll(self.dice, "damage", who["id"]) + parse(bonus).roll(self.dice, "bonus",
+                                                                                              who["id"]))
+        dex = self.dice.roll("dex_roll", 1, 100, combatant=other["id"]).total
+        if percentile.bands(other["characteristics"]["dex"], self.options).degree(dex) in ("success", "special",
+                                                                                          "critical"):
+            amount = amount // 2
+        layers = armor.layered(other["armor"].get(location, []), other["protection"], self.options)
+        who["holding"] = None
+        self.emit("damage_rolled", combatant=who["id"], target=other["id"], expression="1d6" + (
+            bonus if bonus[0] in "+-" else ""), damage=amount, degree="success", location=location)
+        if not other["prone"]:
+            other["prone"] = True
+            self.changes += 1
+            self.emit("fell", combatant=other["id"], cause="thrown")
+        self._grapple_wound(other, location, max(0, amount - layers.ap // 2))
+
+    def _grapple_wound(self, target: dict[str, Any], location: str, amount: int) -> None:
+        before = status.status(target)
+        if amount > 0:
+            self.wound(target, location, amount)
+        self.status_changed(target, before)
 
     def fumbled(self, who: dict[str, Any], index: int | None = None) -> None:
         """A fumble without a core table: the fumbler loses its other declared action [DEF `fumble_effect`]."""
@@ -352,6 +433,8 @@ class Round:
         face = self.dice.roll("location", 1, 20, combatant=who["id"]).total
         location = to_hit.location_of(self.options[f"{table}_locations"], face)
         if grapple:
+            if result not in PARRY_DEGREE:
+                who["holding"] = {"target": target["id"], "location": location, "immobilised": False}
             if result in PARRY_DEGREE:
                 self.emit("grappled", combatant=who["id"], target=target["id"], location=None,
                           caught=item["name"] if item else None)

@@ -39,7 +39,8 @@ def accepts(matchup: Any) -> bool:
         if name not in FREE_OPTIONS and matchup.options[name] != spec.default:
             return False
     for who in people:
-        if who["position"] is not None or who["prone"] or who["conditions"] or status.status(who) != "standing":
+        if who["position"] is not None or who["prone"] or who["conditions"] or who["holding"] \
+                or status.status(who) != "standing":
             return False
         if who["weapons"][0]["kind"] != "melee" or _fallback(who) not in (0, None):
             return False

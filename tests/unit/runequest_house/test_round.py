@@ -133,3 +133,32 @@ def test_every_event_of_a_bloody_round_matches_its_schema():
             seen.add(event["type"])
             assert EVENT_SCHEMAS[event["type"]]().validate(event) == {}, event
     assert {"attack_rolled", "defence_rolled", "damage_rolled", "location_damaged", "round_ended"} <= seen
+
+
+def test_a_grapple_then_a_throw():
+    grab = [{"combatant": "ann", "actions": [{"type": "attack", "target": "bob", "mode": "grapple"}, {"type": "parry"}]},
+            {"combatant": "bob", "actions": [{"type": "dodge"}, {"type": "dodge"}]}]
+    rolls = [{"combatant": "ann", "role": "attack", "faces": [20]}, {"combatant": "bob", "role": "defence", "faces": [90]},
+             {"combatant": "ann", "role": "location", "faces": [13]}]
+    first = resolve(grab, rolls)
+    ann = next(c for c in first.state.combatants if c["id"] == "ann")
+    assert ann["holding"] == {"target": "bob", "location": "right_arm", "immobilised": False}
+    state = ENGINE.write_state(first.state)
+    throw = [{"combatant": "ann", "actions": [{"type": "attack", "target": "bob", "mode": "throw"}, {"type": "parry"}]},
+             {"combatant": "bob", "actions": [{"type": "dodge"}, {"type": "dodge"}]}]
+    rolls = [{"combatant": "ann", "role": "grapple", "faces": [30]}, {"combatant": "ann", "role": "resistance",
+                                                                      "faces": [10]},
+             {"combatant": "ann", "role": "location", "faces": [1]}, {"combatant": "ann", "role": "damage", "faces": [6]},
+             {"combatant": "ann", "role": "bonus", "faces": [4]}, {"combatant": "bob", "role": "dex_roll", "faces": [90]}]
+    second = resolve(throw, rolls, state=state)
+    bob = next(c for c in second.state.combatants if c["id"] == "bob")
+    assert bob["prone"] and bob["location_hp"]["right_leg"] == 5 - 10
+    assert next(c for c in second.state.combatants if c["id"] == "ann")["holding"] is None
+    assert second.summary["strike_order"][0]["sr"] == 2  # DEX SR
+    from service.api.runequest_house import EVENT_SCHEMAS
+    for event in (*first.events, *second.events):
+        assert EVENT_SCHEMAS[event["type"]]().validate(event) == {}, event
+    with pytest.raises(RulesError) as refused:
+        resolve([{"combatant": "bob", "actions": [{"type": "attack", "target": "ann", "mode": "damage"},
+                                                  {"type": "dodge"}]}])
+    assert refused.value.field == ("declarations", 0, "actions", 0, "target")
