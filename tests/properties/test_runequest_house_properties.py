@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.rules.runequest_house import contest, percentile, to_hit
 from service.rules.runequest_house.damage import blow, passage_distribution

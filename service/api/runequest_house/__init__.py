@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from service.api.blueprint import Blueprint
 from service.api.runequest_house.event_schemas import EVENT_SCHEMAS
-from service.api.runequest_house.state_schemas import (CombatantStateSchema, DeclarationSchema,
-                                                       EncounterOptionsSchema, StateSchema)
+from service.api.runequest_house.state_schemas import (
+    CombatantStateSchema,
+    DeclarationSchema,
+    EncounterOptionsSchema,
+    StateSchema,
+)
 
 SCHEMAS = {"combatant": CombatantStateSchema, "declaration": DeclarationSchema, "options": EncounterOptionsSchema,
            "state": StateSchema}

@@ -2,17 +2,24 @@
 attack against dodge or parry, and a landed blow through parry, armor and hit points (rules document §12)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from service.api.blueprint import Blueprint
 from service.api.runequest_house import check_schemas as cs
 from service.api.runequest_house import damage_schemas as ds
-from service.api.runequest_house.common import (chance_pair, dice_source, exact_text, probability_pair,
-                                                read_options)
+from service.api.runequest_house.common import (
+    chance_pair,
+    dice_source,
+    exact_text,
+    probability_pair,
+    read_options,
+)
 from service.rules.errors import RulesError
-from service.rules.runequest_house import armor, knockback as kb, percentile, stats, to_hit
+from service.rules.runequest_house import armor, percentile, stats, to_hit
+from service.rules.runequest_house import knockback as kb
 from service.rules.runequest_house.damage import blow, passage, passage_distribution, wound
 from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.options import fraction

@@ -6,9 +6,27 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.runequest_house.common import (
-    ITEMS, LOCATIONS, WEAPON_KINDS, WEAPON_TYPES, BandsSchema, answer_seed, assumptions_list, chance_pair, choice,
-    dice_list, exact_dict, flag, integer, number_or_null, options_field, probability_dict, rolls_field, seed_field,
-    string_or_null, trace_field)
+    ITEMS,
+    LOCATIONS,
+    WEAPON_KINDS,
+    WEAPON_TYPES,
+    BandsSchema,
+    answer_seed,
+    assumptions_list,
+    chance_pair,
+    choice,
+    dice_list,
+    exact_dict,
+    flag,
+    integer,
+    number_or_null,
+    options_field,
+    probability_dict,
+    rolls_field,
+    seed_field,
+    string_or_null,
+    trace_field,
+)
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 MULTIPLIERS = ("1", "3/4", "1/2", "1/5")

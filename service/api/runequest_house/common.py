@@ -1,10 +1,11 @@
 """Schema pieces and answer helpers shared by the `runequest-house` calculators."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource

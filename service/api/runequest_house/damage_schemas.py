@@ -6,8 +6,23 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.runequest_house.common import (
-    LOCATIONS, WEAPON_TYPES, answer_seed, assumptions_list, choice, dice_list, exact_dict, flag, integer,
-    number_or_null, options_field, probability_dict, rolls_field, seed_field, string_or_null, trace_field)
+    LOCATIONS,
+    WEAPON_TYPES,
+    answer_seed,
+    assumptions_list,
+    choice,
+    dice_list,
+    exact_dict,
+    flag,
+    integer,
+    number_or_null,
+    options_field,
+    probability_dict,
+    rolls_field,
+    seed_field,
+    string_or_null,
+    trace_field,
+)
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 

@@ -4,8 +4,23 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.runequest_house.common import (
-    ACTIONS, LOCATIONS, answer_seed, assumptions_list, choice, dice_list, exact_dict, flag, integer, number_or_null,
-    options_field, probability_dict, rolls_field, seed_field, string_or_null, trace_field)
+    ACTIONS,
+    LOCATIONS,
+    answer_seed,
+    assumptions_list,
+    choice,
+    dice_list,
+    exact_dict,
+    flag,
+    integer,
+    number_or_null,
+    options_field,
+    probability_dict,
+    rolls_field,
+    seed_field,
+    string_or_null,
+    trace_field,
+)
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 

@@ -9,10 +9,18 @@ from flask import Response, request
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
 from service.api.runequest_house import figure_schemas as fs
-from service.api.runequest_house.common import chance_pair, dice_source, exact_text, probability_pair, read_options
+from service.api.runequest_house.common import (
+    chance_pair,
+    dice_source,
+    exact_text,
+    probability_pair,
+    read_options,
+)
 from service.rules.errors import RulesError
-from service.rules.runequest_house import contest as contests, grapple as grapples, movement as moving, percentile
-from service.rules.runequest_house import stats
+from service.rules.runequest_house import contest as contests
+from service.rules.runequest_house import grapple as grapples
+from service.rules.runequest_house import movement as moving
+from service.rules.runequest_house import percentile, stats
 from service.rules.runequest_house.intent import state_intent, weapon_sr
 from service.rules.trace import Step
 

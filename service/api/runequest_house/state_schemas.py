@@ -5,8 +5,16 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.rounds import RoundRequestBase, RoundResponseBase
-from service.api.runequest_house.common import (ACTIONS, LOCATIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES, choice,
-                                                flag, integer)
+from service.api.runequest_house.common import (
+    ACTIONS,
+    LOCATIONS,
+    SHIELD_SIZES,
+    WEAPON_KINDS,
+    WEAPON_TYPES,
+    choice,
+    flag,
+    integer,
+)
 from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 

@@ -2,10 +2,11 @@
 (rules document §5; seed *4) Post Melee Move Phase* closing paragraph, *Combat Options › Standard Parry*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.runequest_house.dice_expr import Expression, parse
 from service.rules.runequest_house.pack import LIMBS

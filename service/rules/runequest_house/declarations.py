@@ -1,7 +1,8 @@
 """Declarations of one round (rules document §8, §12.12): two actions each, checked against the state."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole
@@ -97,9 +98,8 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
         action["weapon"] = index
     else:
         action["weapon"] = None
-    if kind == "cast":
-        if raw.get("spell_sr") is None and raw.get("magic_points") is None:
-            raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
+    if kind == "cast" and raw.get("spell_sr") is None and raw.get("magic_points") is None:
+        raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
     for key in ("spell_sr", "magic_points"):
         action[key] = None if raw.get(key) is None else whole(raw[key], (*path, key), 0, 30)
     action["move_actions"] = whole(raw.get("move_actions", 1 if kind == "move" else 0), (*path, "move_actions"), 0, 2)

@@ -32,7 +32,7 @@ class Expression:
         if self.constant or not parts:
             parts.append(f"{self.constant:+d}")
         text = "".join(parts)
-        return text[1:] if text.startswith("+") else text
+        return text.removeprefix("+")
 
     def maximum(self) -> int:
         """The largest value the expression can take."""

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.interface import StepResult, Verdict
 from service.rules.matchups import entries

@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.interface import StepResult
-from service.rules.runequest_house import declarations as declaring
-from service.rules.runequest_house import model, round as melee_round
-from service.rules.runequest_house.round import clone
-from service.rules.runequest_house.options import OPTIONS
 from service.rules.options import read_options
+from service.rules.runequest_house import declarations as declaring
+from service.rules.runequest_house import model
+from service.rules.runequest_house import round as melee_round
+from service.rules.runequest_house.options import OPTIONS
+from service.rules.runequest_house.round import clone
 
 RULESET_ID = "runequest-house"
 

@@ -6,8 +6,9 @@ out and read back is the same state, and the round resolver works on copies of i
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole

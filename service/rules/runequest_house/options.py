@@ -6,9 +6,10 @@ Tables of the `rq3` pack are options too: a caller replaces one by sending the w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import DICE, OptionSpec, whole

@@ -5,10 +5,11 @@ critical, special, success, failure and fumble bands. Every chance is an exact f
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.rounding import round_half_up
 from service.rules.runequest_house.options import fraction

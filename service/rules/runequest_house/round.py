@@ -3,15 +3,16 @@ Statement of Intent in INT order, the Move phase in DEX order, every attack, mis
 order, the Post-Melee Move. Every die comes from the round's DiceSource, by role and combatant."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.interface import StepResult
 from service.rules.runequest_house import armor, geometry, grapple, percentile, stats, status, to_hit
 from service.rules.runequest_house.contest import resistance as contest_resistance
-from service.rules.runequest_house.declarations import FOLLOW_UPS
 from service.rules.runequest_house.damage import blow, passage, wound
+from service.rules.runequest_house.declarations import FOLLOW_UPS
 from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.knockback import Target, knockback
 from service.rules.runequest_house.model import State
@@ -104,9 +105,9 @@ class Round:
                 k += 1
             metres = who["mov"] * k
             target_id = next((a["target"] for a in moves if a["target"]), None)
-            if phase == "move" and who["engaged_with"] and target_id not in who["engaged_with"]:
-                if not self.maneuver(who, self.people[who["engaged_with"][0]]):
-                    metres = 0
+            leaving = phase == "move" and who["engaged_with"] and target_id not in who["engaged_with"]
+            if leaving and not self.maneuver(who, self.people[who["engaged_with"][0]]):
+                metres = 0
             self.walk(who, target_id, metres, phase)
 
     def maneuver(self, mover: dict[str, Any], foe: dict[str, Any]) -> bool:

@@ -3,10 +3,11 @@
 *Combat Options › Standard Parry*, *Combat Options › Dodge*, *Page 52*, *Page 54*, *Page 63*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.runequest_house import percentile

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from service.rules.runequest_house import armor, percentile, stats, status
-from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.damage import blow
+from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.options import OPTIONS, fraction
 from service.rules.runequest_house.pack import LIMBS, LOCATIONS
 from service.rules.runequest_house.round import PARRY_DEGREE  # noqa: F401 - same vocabulary
@@ -256,7 +256,6 @@ def _strike(a: int, t: int, acts: np.ndarray, fighters: list[Fighter], fights: F
     if parry:
         parried = acts & defended & (degree >= SUCCESS) & (d_degree >= SUCCESS)
         landed = acts & (degree >= SUCCESS) & ~parried
-        blow_degree = np.where(landed, degree, np.where(parried, degree, 0))  # SUCCESS/SPECIAL/CRITICAL
         bladed, hafted, long_hafted = tgt.weapon_bladed
         needed = CRITICAL if long_hafted else SPECIAL if hafted else SUCCESS
         notched = acts & use_weapon & bladed & (degree == FAILURE) & (d_degree >= max(SUCCESS, needed))
