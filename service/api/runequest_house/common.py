@@ -84,13 +84,6 @@ def dice_source(body: Mapping[str, Any]) -> DiceSource | None:
     return DiceSource.for_calculator(body.get("seed"), body.get("rolls") or {})
 
 
-def check_faces(dice: DiceSource | None, body: Mapping[str, Any], role: str, most: int) -> None:
-    """More faces for a role than its roll could ever use: 422 naming `rolls.<role>`."""
-    faces = (body.get("rolls") or {}).get(role) or []
-    if len(faces) > most:
-        raise RulesError(f"at most {most} faces for {role}", ("rolls", role))
-
-
 def probability_dict(description: str) -> fields.Dict:
     return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
                        metadata={"description": description})

@@ -162,3 +162,16 @@ def test_a_grapple_then_a_throw():
         resolve([{"combatant": "bob", "actions": [{"type": "attack", "target": "ann", "mode": "damage"},
                                                   {"type": "dodge"}]}])
     assert refused.value.field == ("declarations", 0, "actions", 0, "target")
+
+
+def test_an_encounter_option_replaces_a_whole_pack_table():
+    chart = {"rows": [{"min_hp": 1, "max_hp": 100, "right_leg": 9, "left_leg": 9, "abdomen": 9, "chest": 9,
+                       "right_arm": 9, "left_arm": 9, "head": 9}], "above_step": 3}
+    state = ENGINE.read_state({**STATE, "options": {"location_hp_table": chart, "armor_pack": {"ringmail": 9,
+                                                                                             "soft_leather": 0}}})
+    assert state.combatants[0]["location_hp"]["head"] == 9
+    assert ENGINE.write_state(state)["options"]["location_hp_table"] == chart
+    with pytest.raises(RulesError) as refused:
+        ENGINE.read_state({**STATE, "options": {"location_hp_table": {**chart, "rows": [{**chart["rows"][0],
+                                                                                         "min_hp": 2}]}}})
+    assert refused.value.field == ("options", "location_hp_table", "rows", 0, "min_hp")
