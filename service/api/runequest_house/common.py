@@ -9,7 +9,6 @@ from marshmallow import Schema, fields, validate
 
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
 from service.rules.runequest_house import RULESET
 from service.rules.runequest_house.options import ACTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
 
