@@ -56,6 +56,7 @@ class Round:
         self.done: set[tuple[str, int]] = set()
         self.defended: dict[str, dict[str, list[str]]] = {}
         self.changes = 0  # wounds and falls so far (what can change a status)
+        self.dodged_on: dict[str, list[int]] = {}
         self.adjacent_at_start = {ident: bool(c["engaged_with"]) for ident, c in self.people.items()}
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -248,7 +249,7 @@ class Round:
                      "shooter_adjacent": self.adjacent_at_start[who["id"]] and weapon["kind"] != "melee"}
         base = who["skills"]["grapple"] if grapple else weapon["attack"]
         check = to_hit.attack_check(base, 0, weapon, situation, self.options)
-        defence, item = self.defence_for(target, who, weapon, situation)
+        defence, item = self.defence_for(target, who, weapon, situation, entry["sr"])
         face = self.dice.roll("attack", 1, 100, combatant=who["id"]).total
         degree = check.bands.degree(face)
         self.emit("attack_rolled", combatant=who["id"], target=target["id"], sr=entry["sr"], weapon=weapon["name"],
@@ -358,7 +359,7 @@ class Round:
                 self.lost.add((who["id"], other))
 
     def defence_for(self, target: dict[str, Any], attacker: dict[str, Any], weapon: Mapping[str, Any],
-                    situation: Mapping[str, Any]) -> tuple[to_hit.Defence, dict[str, Any] | None]:
+                    situation: Mapping[str, Any], sr: int | None = None) -> tuple[to_hit.Defence, dict[str, Any] | None]:
         """The target's declared dodge or parry for this attack: one action defends against one attack, two
         against everything (parries: from two sources; dodges: -10% per opponent after the first); else a
         defensive abort of an unused melee action at -20% (*Altering Statement of Intent*)."""
@@ -393,8 +394,18 @@ class Round:
         defence = {**DEFENCE_BASE, "type": kind, "defensive_abort": abort,
                    "skill": item["parry"] if item else target["skills"]["dodge"],
                    "item": item["item"] if item else "weapon",
-                   "double_dodge": kind == "dodge" and not abort, "opponent_number": opponents.index(attacker["id"]) + 1}
+                   "double_dodge": kind == "dodge" and not abort, "opponent_number": opponents.index(attacker["id"]) + 1,
+                   "same_sr_attacks": self._same_sr(target, kind, sr)}
         return to_hit.defence_check(defence, weapon, situation, self.options), item
+
+    def _same_sr(self, target: dict[str, Any], kind: str, sr: int | None) -> int:
+        """Attacks already dodged on this SR this round: each costs `same_sr_dodge_penalty` [DEF]."""
+        if kind != "dodge" or sr is None:
+            return 0
+        dodged = self.dodged_on.setdefault(target["id"], [])
+        earlier = dodged.count(sr)
+        dodged.append(sr)
+        return earlier
 
     def parry_item(self, target: dict[str, Any], decl: Mapping[str, Any]) -> dict[str, Any] | None:
         """What parries: the parry action's weapon, else the shield, else the first weapon with a parry %."""

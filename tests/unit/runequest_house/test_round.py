@@ -175,3 +175,16 @@ def test_an_encounter_option_replaces_a_whole_pack_table():
         ENGINE.read_state({**STATE, "options": {"location_hp_table": {**chart, "rows": [{**chart["rows"][0],
                                                                                          "min_hp": 2}]}}})
     assert refused.value.field == ("options", "location_hp_table", "rows", 0, "min_hp")
+
+
+def test_dodging_two_attacks_on_one_sr_costs_the_same_sr_penalty():
+    cal = {**BOB, "id": "cal", "side": "blue"}
+    state = {**STATE, "combatants": [ANN, BOB, cal]}
+    declarations = [{"combatant": "ann", "actions": [{"type": "dodge"}, {"type": "dodge"}]},
+                    {"combatant": "bob", "actions": [{"type": "attack", "target": "ann"}, {"type": "parry"}]},
+                    {"combatant": "cal", "actions": [{"type": "attack", "target": "ann"}, {"type": "parry"}]}]
+    rolls = [{"combatant": "bob", "role": "attack", "faces": [90]}, {"combatant": "cal", "role": "attack", "faces": [90]},
+             {"combatant": "ann", "role": "defence", "faces": [50, 50]}]
+    result = resolve(declarations, rolls, state=state)
+    dodges = [e["effective"] for e in result.events if e["type"] == "defence_rolled"]
+    assert dodges == [15, 15 - 10 - 20]  # second opponent -10, second attack on SR 7 -20
