@@ -6,21 +6,19 @@ Writes take `If-Match: "<version>"` and answer the new `ETag`; GET takes `If-Non
 """
 from __future__ import annotations
 
-import json
-import time
-from typing import Any, Iterator
+from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from service.api.blueprint import Blueprint
-from redis.exceptions import RedisError
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
 from service.api.ruleset_http import load_payload
 from service.rules import registry
 from service.sessions.encounters import Encounters
-from service.sessions.errors import EncounterNotFound, Unauthenticated
+from service.sessions.errors import Unauthenticated
 from service.sessions.records import Encounter
+from service.streams.serving import open_stream
 
 blp = Blueprint("encounters", __name__, description="Encounters kept between requests: combatants, "
                 "declarations, segments, events, undo and a live event stream.")
@@ -190,45 +188,22 @@ def events(query: dict, encounter_id: str) -> dict:
 
 @blp.get("/<string:encounter_id>/stream")
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
-@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>`; "
-                                           "a comment heartbeat; ends after `sse_max_seconds` (reconnect with "
+@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` for "
+                                           "every logged event (an undo is an `undo` event naming the events "
+                                           "it removed); a comment heartbeat; `event: end` when the encounter "
+                                           "ends. The stream closes after `sse_max_seconds` (reconnect with "
                                            "Last-Event-ID).",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this encounter already has as many open streams as allowed.")
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:
-    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first)."""
+    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first). Open streams are
+    capped per client and per encounter (429)."""
     store, token = _encounters(), _token(query.get("token"))
     current = store.get(encounter_id, token)
     since = _last_event_id(query.get("since"), current.seq)
-    config = current_app.extensions["referee.config"]
-    body = _sse(store.repository, encounter_id, token, since, config.sse_max_seconds,
-                config.sse_heartbeat_seconds)
-    return Response(stream_with_context(body), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-END_EVENT = 'event: end\ndata: {"type": "end"}\n\n'
-
-
-def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: float,
-         heartbeat: float) -> Iterator[str]:
-    deadline = time.monotonic() + seconds
-    try:
-        with repository.listen(encounter_id) as wait:
-            yield ": stream open\n\n"
-            while True:
-                for event in repository.events_after(encounter_id, token, since):
-                    since = event["seq"]
-                    yield f"id: {since}\nevent: {event.get('type', 'event')}\ndata: {json.dumps(event)}\n\n"
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                if not wait(min(heartbeat, left)):
-                    yield ": heartbeat\n\n"
-    except EncounterNotFound:
-        yield END_EVENT  # the encounter ended (deleted or expired): say so, then close
-    except RedisError:
-        return  # the store went away: close the stream (the client reconnects with Last-Event-ID)
+    return open_stream(current_app._get_current_object(), store.repository, encounter_id, token, since)
 
 
 def _encounters() -> Encounters:
