@@ -65,14 +65,22 @@ def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, sinc
             hub = hub_for(app)
             stream = Stream(None, encounter_id, token, repository, since,  # type: ignore[arg-type]
                             time.monotonic() + config.sse_max_seconds, lease)
-            body: Iterator[str] = _handed_off(handoff, hub, stream)
-        else:
-            body = stream_with_context(_threaded(repository, encounter_id, token, since, config.sse_max_seconds,
-                                                 config.sse_heartbeat_seconds, lambda: gate.release([lease])))
+            return Response(_handed_off(handoff, hub, stream), mimetype="text/event-stream", headers=HEADERS)
+        response = Response(stream_with_context(_threaded(repository, encounter_id, token, since,
+                                                          config.sse_max_seconds, config.sse_heartbeat_seconds)),
+                            mimetype="text/event-stream", headers=HEADERS)
     except BaseException:
         gate.release([lease])
         raise
-    return Response(body, mimetype="text/event-stream", headers=HEADERS)
+    response.call_on_close(lambda: _release(gate, lease))  # however the stream ends, even unread
+    return response
+
+
+def _release(gate: Admission, lease: Lease) -> None:
+    try:
+        gate.release([lease])
+    except RedisError:
+        pass  # the lease lapses by itself
 
 
 def _handed_off(handoff: Callable, hub: StreamHub, stream: Stream) -> Iterator[str]:
@@ -91,8 +99,8 @@ def _handed_off(handoff: Callable, hub: StreamHub, stream: Stream) -> Iterator[s
     yield  # a generator that yields nothing
 
 
-def _threaded(repository: Any, encounter_id: str, token: str, since: int, seconds: float, heartbeat: float,
-              release: Callable[[], None]) -> Iterator[str]:
+def _threaded(repository: Any, encounter_id: str, token: str, since: int, seconds: float,
+              heartbeat: float) -> Iterator[str]:
     """The stream from the request's own thread (servers that cannot hand a connection off)."""
     deadline = time.monotonic() + seconds
     try:
@@ -111,8 +119,3 @@ def _threaded(repository: Any, encounter_id: str, token: str, since: int, second
         yield sse.END  # the encounter ended (deleted or expired): say so, then close
     except RedisError:
         return  # the store went away: close the stream (the client reconnects with Last-Event-ID)
-    finally:
-        try:
-            release()
-        except RedisError:
-            pass  # the lease lapses by itself
