@@ -166,9 +166,13 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, s.EncounterSchema)
 @documented(401, 404, 409, 412, 503)
 def undo(encounter_id: str) -> tuple[dict, int, dict]:
-    """Undo the last resolved segment only: edits made after it (combatants, declarations) are applied again
-    and survive; 409 when there is no segment to undo or when an edit no longer applies (the problem names
-    it). The log loses the segment's events and gains an `undo` event naming them."""
+    """Undo the last resolved segment (409 when there is none).
+
+    Only the segment is reverted: edits made after it (combatants added, replaced or removed, declarations
+    set) are applied again to the encounter as it was before the segment and survive; when one no longer
+    applies the undo answers 409 naming it, and nothing changes. The log loses the segment's events and
+    gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
+    """
     encounter = _encounters().undo(encounter_id, _token(), _expected())
     return _view(encounter), 200, _etag(encounter)
 
@@ -198,8 +202,11 @@ def events(query: dict, encounter_id: str) -> dict:
                   description="This client or this encounter already has as many open streams as allowed.")
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:
-    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first). Open streams are
-    capped per client and per encounter (429)."""
+    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first).
+
+    Open streams are capped per client (the API key's tenant, else the client address) and per encounter
+    (429 problem+json past either cap); an idle stream costs the server a socket, not a thread.
+    """
     store, token = _encounters(), _token(query.get("token"))
     current = store.get(encounter_id, token)
     since = _last_event_id(query.get("since"), current.seq)
