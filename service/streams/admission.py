@@ -77,6 +77,10 @@ class Admission:
                 pipe.zrem(lease.encounter_key, lease.member)
             pipe.execute()
 
+    def redis_count(self, encounter_id: str) -> int:
+        """Open streams counted on one encounter (lapsed leases included until the next admission)."""
+        return int(self._redis().zcard(f"referee:streams:enc:{{{encounter_id}}}"))
+
     def _take(self, key: str, member: str, now: float, cap: int) -> bool:
         if self._script is None:
             self._script = self._redis().register_script(ADMIT)

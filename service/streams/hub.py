@@ -45,6 +45,7 @@ class Stream:
     deadline: float
     lease: Lease | None = None
     pending: bytearray = field(default_factory=bytearray)
+    waiting: bool = False  # the socket was full: the selector watches it for writability too
     closed: bool = False
 
 
@@ -52,8 +53,9 @@ class StreamHub:
     """The streams of one worker process. `redis` returns the shared client; nothing starts before use."""
 
     def __init__(self, redis: Callable[[], Any], admission: Admission | None, heartbeat: float,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, buffer_limit: int = BUFFER_LIMIT):
         self._redis, self.admission, self.heartbeat, self.clock = redis, admission, heartbeat, clock
+        self.buffer_limit = buffer_limit
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -133,10 +135,11 @@ class StreamHub:
             for key, mask in self._selector.select(timeout):
                 if key.data is None:
                     self._drain_inbox()
-                elif mask & selectors.EVENT_READ:
-                    self._on_readable(key.data)
-                elif mask & selectors.EVENT_WRITE:
+                    continue
+                if mask & selectors.EVENT_WRITE:
                     self._flush(key.data)
+                if mask & selectors.EVENT_READ and not key.data.closed:
+                    self._on_readable(key.data)
             if self._stopping:
                 return
             now = self.clock()
@@ -242,7 +245,7 @@ class StreamHub:
         if stream.closed:
             return
         stream.pending += data.encode() if isinstance(data, str) else data
-        if len(stream.pending) > BUFFER_LIMIT:
+        if len(stream.pending) > self.buffer_limit:
             self._close(stream)  # the client does not read: drop it rather than hold its backlog
             return
         self._flush(stream)
@@ -253,12 +256,16 @@ class StreamHub:
                 sent = stream.sock.send(stream.pending)
                 del stream.pending[:sent]
         except BlockingIOError:
-            self._selector.modify(stream.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, stream)
+            if not stream.waiting:
+                stream.waiting = True
+                self._selector.modify(stream.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, stream)
             return
         except OSError:
             self._close(stream)
             return
-        self._selector.modify(stream.sock, selectors.EVENT_READ, stream)
+        if stream.waiting:
+            stream.waiting = False
+            self._selector.modify(stream.sock, selectors.EVENT_READ, stream)
 
     def _on_readable(self, stream: Stream) -> None:
         """A stream's client sends nothing after its request: readable means it closed (or misbehaves)."""

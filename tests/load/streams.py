@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--per-encounter", type=int, default=5)
-    parser.add_argument("--segment-every", type=float, default=4.0,
+    parser.add_argument("--segment-every", type=float, default=10.0,
                         help="seconds between two segments of one stream encounter")
     parser.add_argument("--worker-connections", default="8")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "streams.json"))
