@@ -56,6 +56,8 @@ def stop_hubs() -> None:
 
 def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, since: int) -> Response:
     """The stream's response: admitted against the caps (429 past them), then served."""
+    if request.method == "HEAD":  # the headers a GET would send, and no stream to hold open
+        return Response(mimetype="text/event-stream", headers=HEADERS)
     config = app.extensions["referee.config"]
     gate = admission(app)
     lease = gate.admit(client_of(), encounter_id)

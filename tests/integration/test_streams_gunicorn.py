@@ -115,3 +115,11 @@ def test_streams_past_the_encounter_cap_get_429_problem_json(server):
     again = Listener(*new_encounter(server))  # closed streams give their places back
     again.start()
     assert again.opened.wait(10) and again.status == 200
+
+
+def test_head_of_a_stream_answers_at_once_without_a_body(server):
+    url, auth = new_encounter(server)
+    started = time.monotonic()
+    response = requests.head(url + "/stream", headers=auth, timeout=5)
+    assert (response.status_code, response.headers["Content-Type"].split(";")[0]) == (200, "text/event-stream")
+    assert time.monotonic() - started < 2
