@@ -112,8 +112,12 @@ def drive_segments(url: str, encounters: list[tuple[str, str]], stop: threading.
                 stop.wait(every / len(encounters))
 
 
+SETTLE_SECONDS = 6  # > gunicorn's keep-alive: the previous run's connections are gone before the next run
+
+
 def measured(url: str, encounters_file: Path, seconds: int, connections: int) -> dict:
     """One wrk run with /healthz probed beside it."""
+    time.sleep(SETTLE_SECONDS)
     stop, health = threading.Event(), []
     prober = threading.Thread(target=probe_health, args=(url, stop, health), daemon=True)
     prober.start()
