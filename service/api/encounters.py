@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, current_app, request
-from service.api.blueprint import Blueprint
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
+from service.api.blueprint import Blueprint
 from service.api.ruleset_http import load_payload
 from service.rules import registry
 from service.sessions.encounters import Encounters

@@ -18,8 +18,9 @@ import selectors
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 
@@ -124,8 +125,8 @@ class StreamHub:
         self._inbox.put(item)
         try:
             self._wake_w.send(b"\0")
-        except (BlockingIOError, OSError):
-            pass  # the wake-up pipe is full: the writer is already due to wake
+        except OSError:
+            pass  # the wake-up pipe is full (the writer is due to wake anyway), or the hub stopped
 
     def _write(self) -> None:
         next_beat = next_renew = self.clock()
@@ -141,6 +142,9 @@ class StreamHub:
                 if mask & selectors.EVENT_READ and not key.data.closed:
                     self._on_readable(key.data)
             if self._stopping:
+                self._selector.close()
+                self._wake_r.close()
+                self._wake_w.close()
                 return
             now = self.clock()
             if now >= next_beat:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from flask import Flask, Response, request, stream_with_context
 from redis.exceptions import RedisError
 
 from service.api.auth import current_tenant
 from service.sessions.errors import EncounterNotFound
-from service.streams import sse
+from service.streams import HANDOFF, sse
 from service.streams.admission import Admission, Lease
-from service.streams.hub import StreamHub, Stream
-from service.streams import HANDOFF
+from service.streams.hub import Stream, StreamHub
 
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 _hubs: dict[int, StreamHub] = {}  # id(app) -> the hub of this process (built after gunicorn forked)
@@ -107,17 +107,24 @@ def _threaded(repository: Any, encounter_id: str, token: str, since: int, second
     deadline = time.monotonic() + seconds
     try:
         with repository.listen(encounter_id) as wait:
-            yield sse.OPEN
-            while True:
-                for event in repository.events_after(encounter_id, token, since):
-                    since = event["seq"]
-                    yield sse.event(event)
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                if not wait(min(heartbeat, left)):
-                    yield sse.HEARTBEAT
-    except EncounterNotFound:
-        yield sse.END  # the encounter ended (deleted or expired): say so, then close
+            try:
+                yield sse.OPEN
+                while True:
+                    for event in repository.events_after(encounter_id, token, since):
+                        since = event["seq"]
+                        yield sse.event(event)
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return
+                    if not wait(min(heartbeat, left)):
+                        yield sse.HEARTBEAT
+            except EncounterNotFound:  # the encounter ended (deleted or expired): its last news, then `end`
+                while wait(0):
+                    pass
+                for event in getattr(wait, "events", ()):
+                    if event["seq"] > since:
+                        since = event["seq"]
+                        yield sse.event(event)
+                yield sse.END
     except RedisError:
         return  # the store went away: close the stream (the client reconnects with Last-Event-ID)

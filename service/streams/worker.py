@@ -10,7 +10,8 @@ handed off; they keep a thread each, as with plain gthread.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 

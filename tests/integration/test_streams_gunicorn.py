@@ -12,8 +12,8 @@ import time
 import pytest
 import requests
 
-from tests.load.stack import start_gunicorn, stop
 from service.sessions.connection import embedded_server
+from tests.load.stack import start_gunicorn, stop
 from tests.unit.sessions.conftest import KNIGHT, fighter
 
 STREAMS = 40

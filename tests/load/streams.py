@@ -247,19 +247,21 @@ def summary(report: dict, args: argparse.Namespace) -> str:
     rows = [("without streams", report["without_streams"]), (f"{report['streams']} streams open",
                                                               report["with_streams"]),
             ("without streams, again", report["without_streams_again"])]
-    lines = [f"Streams under mixed load, {report['date']} UTC, {report['machine']}, Python "
-             f"{platform.python_version()}: `make streamtest` (wrk -t1 -c{args.connections} -d{args.seconds}s per run)",
+    lines = [(f"Streams under mixed load, {report['date']} UTC, {report['machine']}, Python "
+              f"{platform.python_version()}: `make streamtest` (wrk -t1 -c{args.connections} -d{args.seconds}s "
+              "per run)"),
              "", "| run | req/s | p50 ms | p99 ms | errors | /healthz p50 ms | /healthz p99 ms | /healthz max ms |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in rows:
         h = r["healthz_ms"]
         lines.append(f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {errors_of(r)} "
                      f"| {h['p50']:.1f} | {h['p99']:.1f} | {h['max']:.1f} |")
-    lines += ["", f"Throughput with streams: {report['throughput_ratio']:.0%} of the mean without. Streams opened in "
-              f"{report['open_seconds']} s over {report['stream_encounters']} encounters; "
-              f"{report['segments']} segments resolved on them (one each before the run, the rest during it); "
-              f"{report['complete_streams']} of {report['streams']} streams received every event of their "
-              f"encounter, then the undo and end events; {report['closed_by_end']} closed by the end event.",
+    lines += ["", (f"Throughput with streams: {report['throughput_ratio']:.0%} of the mean without. Streams opened "
+                   f"in {report['open_seconds']} s over {report['stream_encounters']} encounters; "
+                   f"{report['segments']} segments resolved on them (one each before the run, the rest during "
+                   f"it); {report['complete_streams']} of {report['streams']} streams received every event of "
+                   f"their encounter, then the undo and end events; {report['closed_by_end']} closed by the end "
+                   "event."),
               "targets met" if report["targets_met"] else "targets missed"]
     return "\n".join(lines)
 
