@@ -270,10 +270,11 @@ class RedisEncounters:
     def _script(self, source: str) -> Any:
         return self._client.script(source)
 
-    def _read(self, conn: Redis | Pipeline, encounter_id: str, token: str) -> Encounter:
+    def _read(self, conn: Redis, encounter_id: str, token: str) -> Encounter:
         keys = Keys.of(encounter_id)
-        return self._encounter(encounter_id, token, conn.hgetall(keys.main), conn.llen(keys.events),
-                               conn.llen(keys.undo))
+        with conn.pipeline(transaction=False) as pipe:  # one round trip
+            raw, total, undo = pipe.hgetall(keys.main).llen(keys.events).llen(keys.undo).execute()
+        return self._encounter(encounter_id, token, raw, total, undo)
 
     def _encounter(self, encounter_id: str, token: str, raw: dict, total: int, undo: int) -> Encounter:
         _check_token(encounter_id, token, raw.get(b"token"))
