@@ -279,8 +279,8 @@ def summary(report: dict, args: argparse.Namespace) -> str:
     lines = [(f"Streams under mixed load, {report['date']} UTC, {report['machine']}, Python "
               f"{platform.python_version()}: `make streamtest` (wrk -t1 -c{args.connections} -d{args.seconds}s "
               "per run)"),
-             "", "| run | req/s | p50 ms | p99 ms | errors | server CPU ms/request | /healthz p50 ms "
-                 "| /healthz p99 ms | /healthz max ms |",
+             "", ("| run | req/s | p50 ms | p99 ms | errors | server CPU ms/request | /healthz p50 ms "
+                 "| /healthz p99 ms | /healthz max ms |"),
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in rows:
         h = r["healthz_ms"]
