@@ -46,6 +46,9 @@ class Stream:
     deadline: float
     lease: Lease | None = None
     pending: bytearray = field(default_factory=bytearray)
+    poll: Callable[[], tuple[str, bool]] | None = None  # a polled stream: (text to send, done) every `every` s
+    every: float = 0.5
+    next_poll: float = 0.0
     waiting: bool = False  # the socket was full: the selector watches it for writability too
     closed: bool = False
 
@@ -63,6 +66,7 @@ class StreamHub:
         self._wake_w.setblocking(False)
         self._selector = selectors.DefaultSelector()
         self._streams: dict[str, set[Stream]] = {}
+        self._polled: set[Stream] = set()  # streams fed by polling (simulation progress), not by messages
         self._lock = threading.Lock()
         self._subscribed = threading.Event()
         self._started = False
@@ -71,7 +75,7 @@ class StreamHub:
     @property
     def open_streams(self) -> int:
         """How many streams this process is serving."""
-        return sum(len(streams) for streams in self._streams.values())
+        return sum(len(streams) for streams in self._streams.values()) + len(self._polled)
 
     def start(self, wait: float = 5.0) -> None:
         """Start both threads once; return when the subscription is live (or after `wait` seconds)."""
@@ -132,7 +136,8 @@ class StreamHub:
         next_beat = next_renew = self.clock()
         while True:
             now = self.clock()
-            timeout = max(0.0, min(next_beat, next_renew) - now)
+            due = min(next_beat, next_renew, *(stream.next_poll for stream in self._polled))
+            timeout = max(0.0, due - now)
             for key, mask in self._selector.select(timeout):
                 if key.data is None:
                     self._drain_inbox()
@@ -153,6 +158,8 @@ class StreamHub:
             if now >= next_renew:
                 next_renew = now + RENEW_SECONDS
                 self._renew()
+            for stream in [s for s in self._polled if s.next_poll <= now]:
+                self._poll(stream, now)
 
     def _drain_inbox(self) -> None:
         try:
@@ -174,9 +181,8 @@ class StreamHub:
                     for stream in list(streams):
                         self._catch_up(stream)
             elif kind == "stop":
-                for streams in list(self._streams.values()):
-                    for stream in list(streams):
-                        self._close(stream)
+                for stream in [s for streams in self._streams.values() for s in streams] + list(self._polled):
+                    self._close(stream)
                 self._stopping = True
                 return
 
@@ -186,6 +192,10 @@ class StreamHub:
             self._selector.register(stream.sock, selectors.EVENT_READ, stream)
         except (OSError, ValueError):
             self._release(stream)
+            return
+        if stream.poll is not None:
+            self._polled.add(stream)
+            self._poll(stream, self.clock())
             return
         self._streams.setdefault(stream.encounter_id, set()).add(stream)
         self._send(stream, sse.OPEN)
@@ -226,6 +236,17 @@ class StreamHub:
             self._close(stream, flush=True)
         except RedisError:
             self._close(stream)  # the client reconnects with Last-Event-ID once Redis is back
+
+    def _poll(self, stream: Stream, now: float) -> None:
+        stream.next_poll = now + stream.every
+        try:
+            text, done = stream.poll()  # type: ignore[misc]
+        except RedisError:
+            text, done = "", True  # the client reconnects once Redis is back
+        if text:
+            self._send(stream, text)
+        if done or now >= stream.deadline:
+            self._close(stream, flush=True)
 
     def _beat(self, now: float) -> None:
         beat = sse.HEARTBEAT.encode()
@@ -295,8 +316,9 @@ class StreamHub:
             self._selector.unregister(stream.sock)
         except (KeyError, ValueError):
             pass
+        self._polled.discard(stream)
         streams = self._streams.get(stream.encounter_id)
-        if streams is not None:
+        if streams is not None and stream.poll is None:
             streams.discard(stream)
             if not streams:
                 del self._streams[stream.encounter_id]

@@ -78,6 +78,29 @@ def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, sinc
     return response
 
 
+def open_polled_stream(app: Flask, key: str, poll: Callable[[], tuple[str, bool]], every: float,
+                       seconds: float, threaded: Iterator[str]) -> Response:
+    """A stream fed by polling (`poll() -> (text, done)` every `every` s, for at most `seconds`), under the
+    per-client cap and a per-`key` cap: handed to the hub where the server can, else `threaded`."""
+    if request.method == "HEAD":
+        return Response(mimetype="text/event-stream", headers=HEADERS)
+    gate = admission(app)
+    lease = gate.admit(client_of(), key)
+    handoff = request.environ.get(HANDOFF)
+    try:
+        if handoff is not None:
+            stream = Stream(None, key, "", None, 0, time.monotonic() + seconds, lease,  # type: ignore[arg-type]
+                            poll=poll, every=every)
+            return Response(_handed_off(handoff, hub_for(app), stream), mimetype="text/event-stream",
+                            headers=HEADERS)
+        response = Response(stream_with_context(threaded), mimetype="text/event-stream", headers=HEADERS)
+    except BaseException:
+        gate.release([lease])
+        raise
+    response.call_on_close(lambda: _release(gate, lease))
+    return response
+
+
 def _release(gate: Admission, lease: Lease) -> None:
     try:
         gate.release([lease])

@@ -123,3 +123,32 @@ def test_head_of_a_stream_answers_at_once_without_a_body(server):
     response = requests.head(url + "/stream", headers=auth, timeout=5)
     assert (response.status_code, response.headers["Content-Type"].split(";")[0]) == (200, "text/event-stream")
     assert time.monotonic() - started < 2
+
+
+SIMULATION = {"trials": 100, "matchup": {"sides": [
+    {"name": "a", "combatants": [fighter("a", side="a")]}, {"name": "b", "combatants": [fighter("b", side="b")]}]}}
+
+
+def test_simulation_progress_streams_take_no_thread_either(server):
+    import socket
+    from urllib.parse import urlsplit
+
+    parts, clients = urlsplit(server), []
+    for _ in range(3):  # no Celery worker here: each job stays queued and its streams keep polling it
+        created = requests.post(server + "/v1/simulations", json=SIMULATION, timeout=30)
+        assert created.status_code == 202, created.text
+        for _ in range(3):  # the per-encounter cap (3 in this fixture) applies per job
+            client = socket.create_connection((parts.hostname, parts.port), timeout=10)
+            client.sendall(f"GET {created.json()['links']['stream']} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            clients.append(client)
+    for client in clients:
+        received = b""
+        while b"event: progress" not in received and (chunk := client.recv(4096)):
+            received += chunk
+        assert received.startswith(b"HTTP/1.1 200") and b"event: progress" in received
+    started = time.monotonic()
+    assert requests.get(server + "/healthz", timeout=5).status_code == 200
+    assert requests.post(server + "/v1/tactical/to-hit", json={"av": 60, "dv": 45}, timeout=5).status_code == 200
+    assert time.monotonic() - started < 1.0
+    for client in clients:
+        client.close()
