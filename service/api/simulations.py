@@ -85,6 +85,8 @@ def cancel(job_id: str) -> Any:
                                            "60 s; reconnect for more).",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this job already has as many open streams as allowed.")
 @redis_required
 def stream(job_id: str) -> Response:
     """Progress of a simulation as server-sent events."""
