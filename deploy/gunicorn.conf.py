@@ -1,10 +1,12 @@
 """Gunicorn settings for Referee, each from an environment variable with a documented default.
 
 Why these defaults (measured on a 2-core box, see the README's Reliability section):
-- `gthread` workers, not `sync`: the encounter and simulation event streams (SSE) hold a request open
-  for up to REFEREE_SSE_MAX_SECONDS. A sync worker handling one cannot heartbeat, so the arbiter kills
-  it after `timeout` seconds (tests/deploy/test_commands.py proves both). A gthread worker heartbeats
-  from its main thread, serves keep-alive connections, and a stream only takes one of its threads.
+- `service.streams.worker.StreamWorker`: gunicorn's `gthread` worker, plus hand-off of encounter event
+  streams (SSE): once a stream's headers are sent its socket leaves the thread pool and one hub thread
+  per worker writes every stream, fed by one Redis subscription per worker. Idle streams cost a socket,
+  not a thread, so open streams cannot starve the calculators (README, Reliability). Not `sync`: a
+  stream held by a sync worker stops its heartbeat and the arbiter kills it after `timeout` seconds
+  (tests/deploy/test_commands.py). `GUNICORN_WORKER_CLASS=gthread` works too, one thread per stream.
 - workers = cores + 1 (GUNICORN_WORKERS; set it explicitly in containers, where cpu_count() sees the
   node's cores rather than the pod's CPU limit), threads = 4: the calculators are CPU-bound under the
   GIL, so more threads than that only add latency; threads mostly cover Redis round trips and streams.
@@ -31,7 +33,7 @@ import shutil
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.streams.worker.StreamWorker")
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))

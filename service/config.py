@@ -35,6 +35,8 @@ class Config:
     encounter_ttl_seconds: int = 24 * 3600
     sse_max_seconds: int = 300  # an encounter event stream ends after this long (clients reconnect)
     sse_heartbeat_seconds: int = 15  # comment line sent on an idle event stream
+    streams_per_client: int = 200  # open event streams one client (API key's tenant, else IP) may hold; then 429
+    streams_per_encounter: int = 50  # open event streams on one encounter; then 429
     cors_origins: tuple[str, ...] = ("*",)  # comma-separated in the environment; "*" allows any origin
     log_level: str = "INFO"
     api_keys_required: bool = False  # true: every /v1 call needs `X-API-Key` (create keys with the CLI)

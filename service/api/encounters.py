@@ -6,23 +6,21 @@ Writes take `If-Match: "<version>"` and answer the new `ETag`; GET takes `If-Non
 """
 from __future__ import annotations
 
-import json
-import time
-from typing import Any, Iterator
+from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
-from service.api.blueprint import Blueprint
-from redis.exceptions import RedisError
+from flask import Response, current_app, request
 
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
+from service.api.blueprint import Blueprint
 from service.api.events import EVENT_NAMES
 from service.api.headers import headers, takes
 from service.api.ruleset_http import load_payload
 from service.rules import registry
 from service.sessions.encounters import Encounters
-from service.sessions.errors import EncounterNotFound, Unauthenticated
+from service.sessions.errors import Unauthenticated
 from service.sessions.records import Encounter
+from service.streams.serving import open_stream
 
 blp = Blueprint("encounters", __name__, description="Encounters kept between requests: combatants, "
                 "declarations, segments, events, undo and a live event stream.")
@@ -192,9 +190,13 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, s.EncounterSchema, headers=headers("ETag"))
 @documented(401, 404, 409, 412, 503, write=True)
 def undo(encounter_id: str) -> tuple[dict, int, dict]:
-    """Undo the last resolved segment only: edits made after it (combatants, declarations) are applied again
-    and survive; 409 when there is no segment to undo or when an edit no longer applies (the problem names
-    it). The log loses the segment's events and gains an `undo` event naming them."""
+    """Undo the last resolved segment (409 when there is none).
+
+    Only the segment is reverted: edits made after it (combatants added, replaced or removed, declarations
+    set) are applied again to the encounter as it was before the segment and survive; when one no longer
+    applies the undo answers 409 naming it, and nothing changes. The log loses the segment's events and
+    gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
+    """
     encounter = _encounters().undo(encounter_id, _token(), _expected())
     return _view(encounter), 200, _etag(encounter)
 
@@ -217,46 +219,25 @@ def events(query: dict, encounter_id: str) -> dict:
 @blp.get("/<string:encounter_id>/stream", parameters=ENCOUNTER)
 @blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
-@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` "
-                                           "(the JSON is an `Event`); a comment heartbeat; ends after "
-                                           "`sse_max_seconds` (reconnect with Last-Event-ID). Event names: "
-                                           + EVENT_NAMES + ".",
+@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` for "
+                                           "every logged event (the JSON is an `Event`; an undo is an `undo` event "
+                                           "naming the events it removed); a comment heartbeat; `event: end` when "
+                                           "the encounter ends. The stream closes after `sse_max_seconds` "
+                                           "(reconnect with Last-Event-ID). Event names: " + EVENT_NAMES + ".",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this encounter already has as many open streams as allowed.")
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:
-    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first)."""
+    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first).
+
+    Open streams are capped per client (the API key's tenant, else the client address) and per encounter
+    (429 problem+json past either cap); an idle stream costs the server a socket, not a thread.
+    """
     store, token = _encounters(), _token(query.get("token"))
     current = store.get(encounter_id, token)
     since = _last_event_id(query.get("since"), current.seq)
-    config = current_app.extensions["referee.config"]
-    body = _sse(store.repository, encounter_id, token, since, config.sse_max_seconds,
-                config.sse_heartbeat_seconds)
-    return Response(stream_with_context(body), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-END_EVENT = 'event: end\ndata: {"type": "end"}\n\n'
-
-
-def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: float,
-         heartbeat: float) -> Iterator[str]:
-    deadline = time.monotonic() + seconds
-    try:
-        with repository.listen(encounter_id) as wait:
-            yield ": stream open\n\n"
-            while True:
-                for event in repository.events_after(encounter_id, token, since):
-                    since = event["seq"]
-                    yield f"id: {since}\nevent: {event.get('type', 'event')}\ndata: {json.dumps(event)}\n\n"
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                if not wait(min(heartbeat, left)):
-                    yield ": heartbeat\n\n"
-    except EncounterNotFound:
-        yield END_EVENT  # the encounter ended (deleted or expired): say so, then close
-    except RedisError:
-        return  # the store went away: close the stream (the client reconnects with Last-Event-ID)
+    return open_stream(current_app._get_current_object(), store.repository, encounter_id, token, since)
 
 
 def _encounters() -> Encounters:

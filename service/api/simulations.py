@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any, Callable, Iterator
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from service.api.blueprint import Blueprint
 from service.api.headers import headers
 from kombu.exceptions import OperationalError
@@ -21,6 +21,7 @@ from service.jobs.store import TERMINAL, progress
 from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
 from service.sim.simulator import simulator_for
+from service.streams.serving import open_polled_stream
 
 JOB = [{"in": "path", "name": "job_id", "description": "The simulation's id (`id` in the answer that started it)."}]
 PLOT = JOB + [{"in": "path", "name": "name", "example": "wins",
@@ -102,13 +103,16 @@ def cancel(job_id: str) -> Any:
                                            "60 s; reconnect for more).",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this job already has as many open streams as allowed.")
 @redis_required
 def stream(job_id: str) -> Response:
     """Progress of a simulation as server-sent events."""
     _job(job_id)
     store = jobs_of().store()
-    return Response(stream_with_context(_events(store, job_id)), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache"})
+    return open_polled_stream(current_app._get_current_object(), f"job-{job_id}",
+                              lambda: _progress_event(store, job_id), STREAM_EVERY, STREAM_SECONDS,
+                              _events(store, job_id))
 
 
 @blp.get("/<string:job_id>/plots/<string:name>.svg", parameters=PLOT)
@@ -129,14 +133,23 @@ def plot(job_id: str, name: str) -> Response:
     return Response(simulator.plot(name, job["result"]), mimetype="image/svg+xml")
 
 
+def _progress_event(store: Any, job_id: str) -> tuple[str, bool]:
+    """One `progress` event of the job (empty when it is gone) and whether the stream is done."""
+    job = store.get(job_id)
+    if job is None:
+        return "", True
+    text = f"event: progress\ndata: {json.dumps({'state': job['state'], **progress(job)})}\n\n"
+    return text, job["state"] in TERMINAL
+
+
 def _events(store: Any, job_id: str) -> Iterator[str]:
+    """The stream from the request's own thread (where the server cannot hand it to the stream hub)."""
     deadline = time.monotonic() + STREAM_SECONDS
     while True:
-        job = store.get(job_id)
-        if job is None:
-            return
-        yield f"event: progress\ndata: {json.dumps({'state': job['state'], **progress(job)})}\n\n"
-        if job["state"] in TERMINAL or time.monotonic() > deadline:
+        text, done = _progress_event(store, job_id)
+        if text:
+            yield text
+        if done or time.monotonic() > deadline:
             return
         time.sleep(STREAM_EVERY)
 

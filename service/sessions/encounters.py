@@ -7,8 +7,9 @@ request body) before anything is written, so a refused request never changes the
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from service.rules import registry
 from service.rules.dice import DiceSource
