@@ -47,6 +47,10 @@ class Config:
     ready_requires: tuple[str, ...] = ("redis", "worker")  # checks that must pass for /readyz to say 200
     worker_required_in_testing: bool = False  # when `testing`, "worker" is reported but not required
     celery_queue: str = "celery"  # the queue whose length /metrics reports as referee_job_queue_depth
+    job_visibility_timeout: int = 3600  # seconds before Redis itself hands back an unacknowledged chunk
+    job_lease_seconds: int = 10  # a chunk whose worker stopped renewing its lease this long is sent again
+    max_job_work: int = 500_000_000  # trials x step cap x combatants one simulation may cost
+    max_jobs_per_client: int = 10  # simulations queued or running per API key (per client IP when keys are off)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
