@@ -14,7 +14,7 @@ from flask import Response, current_app, request, stream_with_context
 from service.api.blueprint import Blueprint
 from redis.exceptions import RedisError
 
-from service.api import encounters_schemas as s
+from service.api import encounters_schemas as s, quotas
 from service.api.auth import current_tenant
 from service.api.ruleset_http import load_payload
 from service.rules import registry
@@ -61,9 +61,14 @@ CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
 @blp.response(201, s.EncounterCreatedSchema, headers={"Location": {"schema": {"type": "string"}},
                                                       "ETag": {"schema": {"type": "string"}}})
 @documented(422, 503, secured=False)
+@blp.alt_response(429, response="DEFAULT_ERROR", description="The client already keeps "
+                                                            "`max_encounters_per_client` encounters.")
 def create(body: dict) -> tuple[dict, int, dict]:
-    """Start an encounter; the answer carries its token (keep it: it is shown once)."""
+    """Start an encounter; the answer carries its token (keep it: it is shown once). One client (API key, or
+    IP when keys are off) may keep at most `max_encounters_per_client` encounters (429 past it)."""
+    quotas.check_encounter_room()
     encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"])
+    quotas.count_encounter(encounter.id)
     return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
 
 

@@ -13,6 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutErr
 from werkzeug.exceptions import Conflict, ServiceUnavailable, TooManyRequests
 
 from service.api.auth import current_tenant
+from service.api.quotas import client_id
 from service.api.ruleset_http import load_payload
 from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
 from service.jobs import submit as jobs_submit
@@ -77,12 +78,6 @@ def _within_budget(ruleset: str, matchup: dict, trials: int, budget: int) -> Non
         raise OutOfRange(f"this simulation may cost {work:,} fight-steps (trials x step cap x combatants), over "
                          f"the server's budget of {budget:,}; use at most {most:,} trials, or a lower step cap",
                          ("trials",))
-
-
-def client_id() -> str:
-    """Who a per-client cap counts against: the API key's tenant, else the client's IP address."""
-    tenant = current_tenant()
-    return f"tenant:{tenant}" if tenant is not None else f"ip:{request.remote_addr}"
 
 
 @blp.get("/<string:job_id>")

@@ -184,7 +184,9 @@ class Sweeper:
         while not self._stop.wait(self.every):
             try:
                 resend_lost(self.app, store_for(self.app))
-            except Exception:  # noqa: BLE001 - Redis away, a broker hiccup: the next sweep tries again
+            except TRANSIENT:
+                log.debug("sweep for lost chunks skipped: Redis unreachable")  # the next sweep tries again
+            except Exception:  # noqa: BLE001 - a sweep must never end the worker
                 log.warning("sweep for lost chunks failed", exc_info=True)
 
 

@@ -172,3 +172,18 @@ def test_the_stream_sends_events_resolved_after_it_opened(client):
     first = b"".join(part for _, part in zip(range(2), replay.iter_encoded())).decode()
     replay.close()
     assert f"id: {after[0]['seq']}\n" in first and f"id: {before[-1]['seq']}\n" not in first
+
+
+def test_encounters_per_client_are_capped_at_429(tmp_path):
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "quota.db"), max_encounters_per_client=2))
+    client = app.test_client()
+    body = {"combatants": [KNIGHT]}
+    first, second = (client.post("/v1/encounters", json=body) for _ in range(2))
+    assert first.status_code == second.status_code == 201
+    refused = client.post("/v1/encounters", json=body)
+    assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
+    assert "at most 2 encounters" in refused.get_json()["detail"]
+    assert client.post("/v1/encounters", json=body, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 201
+    ended = client.delete(first.headers["Location"], headers={"Authorization": f"Bearer {first.get_json()['token']}"})
+    assert ended.status_code in (200, 204)
+    assert client.post("/v1/encounters", json=body).status_code == 201
