@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any, Callable, Iterable
 
 from flask import Flask, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+from service.rules.errors import OutOfRange
 
 OVER_LIMIT = "referee.body_over_limit"
 
@@ -91,9 +94,33 @@ def _reason(error: Exception) -> str:
     return str(error).split(":")[0][:120]
 
 
+# What a number in a query string may look like: ASCII digits, an optional sign, fraction and exponent.
+_PLAIN_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
+
+
+def check_query() -> None:
+    """Refuse (422 naming the parameter) a query parameter given twice, and a number that Python would read
+    but a client should not send: `1_0`, full-width or other non-ASCII digits, surrounding blanks."""
+    for name, values in request.args.lists():
+        if len(values) > 1:
+            raise OutOfRange(f"give {name!r} once, not {len(values)} times", (name,))
+        if not _PLAIN_NUMBER.fullmatch(values[0]) and _python_reads_a_number(values[0]):
+            raise OutOfRange(f"{values[0]!r} is not a plain number (ASCII digits only)", (name,))
+
+
+def _python_reads_a_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.strip().lower().lstrip("+-") not in {"inf", "infinity", "nan"}
+
+
 def init_app(app: Flask, max_depth: int) -> None:
-    """Bound every body by the bytes read, and check every JSON body before any view parses it."""
+    """Bound every body by the bytes read, check query strings, and check every JSON body before any view
+    parses it."""
     if app.config.get("MAX_CONTENT_LENGTH"):
         app.wsgi_app = BodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
     app.before_request(refuse_oversized)
+    app.before_request(check_query)
     app.before_request(lambda: check_json(max_depth))

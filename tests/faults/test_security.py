@@ -129,3 +129,14 @@ def test_a_chunked_body_is_not_cut_at_the_limit_and_processed(stack):
     body = b'{"av": 60, "dv": 45}' + b" " * 300_000
     response = requests.post(stack.url + "/v1/tactical/to-hit", data=chunked(body), headers=JSON, timeout=20)
     assert_problem(response, 413)
+
+
+@pytest.mark.parametrize("path, headers", [
+    ("/v1/tactical/pulse?mph=10&scale=25mm&pad=" + "x" * 5000, {}),  # request line over 4094 bytes: 414
+    ("/healthz", {"X-Pad": "x" * 9000}),  # a header field over 8190 bytes: 431
+])
+def test_gunicorns_own_refusals_are_problem_json(stack, path, headers):
+    response = requests.get(stack.url + path, headers=headers, timeout=10)
+    assert 400 <= response.status_code < 500
+    assert response.headers["Content-Type"].startswith(PROBLEM)
+    assert response.json()["status"] == response.status_code
