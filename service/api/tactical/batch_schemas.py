@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 from service.api.schemas import JsonInteger
 
 OPS = ("to-hit", "range", "damage", "armor-wear", "pulse", "falling", "initiative", "surprise", "contest")
-HARD_LIMIT = 1000  # the schema's bound; the deployment's `max_batch_items` (default 100) is checked in the view
+HARD_LIMIT = 100  # the schema's (and the spec's) bound; a deployment's `max_batch_items` may only lower it
 
 
 class BatchItemSchema(Schema):

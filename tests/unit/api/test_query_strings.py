@@ -21,3 +21,15 @@ def test_odd_query_values_are_422(client, query, field):
 def test_plain_query_numbers_still_work(client):
     assert client.get("/v1/tactical/pulse?mph=10&scale=25mm").status_code == 200
     assert client.get("/v1/tactical/pulse?mph=2.5&scale=25mm").status_code == 200
+
+
+def test_the_specs_limits_are_the_servers(app):
+    from service.config import Config
+
+    spec = app.extensions["referee.api"].spec.to_dict()
+    schemas = spec["components"]["schemas"]
+    assert schemas["BatchRequest"]["properties"]["items"]["maxItems"] == Config().max_batch_items
+    assert schemas["EncounterCreate"]["properties"]["combatants"]["maxItems"] == Config().max_combatants
+    thrown = schemas["ThrownObject"]["properties"]
+    for name in ("size", "height", "weight_pounds", "light_enc"):
+        assert thrown[name]["exclusiveMinimum"] == 0 and "minimum" not in thrown[name]
