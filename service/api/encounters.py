@@ -244,12 +244,26 @@ def _token(fallback: str | None = None) -> str:
 
 
 def _expected() -> int | None:
-    """The version named by If-Match (None when absent or `*`; a version no encounter has when garbled)."""
+    """The version If-Match names (None when absent or `*`; -1, a version no encounter has, when garbled).
+
+    If-Match may list several tags (`"1", "2"`): the write goes ahead when any of them is the current
+    version. Tags compare weakly (`W/"2"` names version 2), since a proxy that compresses answers (nginx's
+    gzip) turns the strong ETag it forwards into a weak one.
+    """
     raw = request.headers.get("If-Match", "").strip()
     if not raw or raw == "*":
         return None
-    tag = raw.split(",")[0].strip().removeprefix("W/").strip('"')
-    return int(tag) if tag.isdigit() and len(tag) < 16 else -1
+    versions = []
+    for part in raw.split(","):
+        tag = part.strip().removeprefix("W/").strip('"')
+        versions.append(int(tag) if tag.isdigit() and len(tag) < 16 else -1)
+    if len(set(versions)) == 1:
+        return versions[0]
+    try:
+        current = _encounters().get(request.view_args["encounter_id"], _token()).version
+    except (EncounterNotFound, KeyError, TypeError):
+        return versions[0]  # the write itself answers 404
+    return current if current in versions else versions[0]
 
 
 def _last_event_id(since: int | None, current: int) -> int:
