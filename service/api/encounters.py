@@ -7,6 +7,7 @@ Writes take `If-Match: "<version>"` and answer the new `ETag`; GET takes `If-Non
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any, Iterator
 
@@ -18,6 +19,7 @@ from service.api import encounters_schemas as s, quotas
 from service.api.auth import current_tenant
 from service.api.ruleset_http import load_payload
 from service.rules import registry
+from service.rules.errors import OutOfRange
 from service.sessions.encounters import Encounters
 from service.sessions.errors import EncounterNotFound, Unauthenticated
 from service.sessions.records import Encounter
@@ -65,7 +67,10 @@ CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
                                                             "`max_encounters_per_client` encounters.")
 def create(body: dict) -> tuple[dict, int, dict]:
     """Start an encounter; the answer carries its token (keep it: it is shown once). One client (API key, or
-    IP when keys are off) may keep at most `max_encounters_per_client` encounters (429 past it)."""
+    IP when keys are off) may keep at most `max_encounters_per_client` encounters (429 past it). Combatant ids
+    are 1-64 of `A-Z a-z 0-9 _ . ~ -`, starting with a letter or digit (they appear in URLs)."""
+    for index, combatant in enumerate(body["combatants"]):
+        check_combatant_id(combatant, ("combatants", index, "id"))
     quotas.check_encounter_room()
     encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"])
     quotas.count_encounter(encounter.id)
@@ -107,7 +112,9 @@ def combatants(encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, s.EncounterCombatantOutSchema)
 @documented(401, 404, 409, 412, 422, 503)
 def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
-    """Add a combatant (the whole encounter is checked again)."""
+    """Add a combatant (the whole encounter is checked again); its id is 1-64 of `A-Z a-z 0-9 _ . ~ -`,
+    starting with a letter or digit."""
+    check_combatant_id(body, ("id",))
     encounter, combatant = _encounters().add_combatant(encounter_id, _token(), body, _expected())
     headers = {**_etag(encounter), "Location": f"{_links(encounter_id)['combatants']}/{combatant['id']}"}
     return {"version": encounter.version, "combatant": combatant}, 201, headers
@@ -241,6 +248,18 @@ def _token(fallback: str | None = None) -> str:
     if not token or len(token) > 200 or any(c.isspace() for c in token):
         raise Unauthenticated("send the encounter's token as `Authorization: Bearer <token>`")
     return token
+
+
+COMBATANT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{0,63}", re.ASCII)
+
+
+def check_combatant_id(combatant: Any, field: tuple) -> None:
+    """A combatant id must be safe in a URL path (`/combatants/{id}`): 1-64 of A-Z, a-z, 0-9, `_ . ~ -`,
+    starting with a letter or digit. Anything else (a slash, a blank, NUL) would make it unreachable."""
+    ident = combatant.get("id") if isinstance(combatant, dict) else None
+    if isinstance(ident, str) and not COMBATANT_ID.fullmatch(ident):
+        raise OutOfRange("a combatant id is 1-64 of A-Z a-z 0-9 _ . ~ - and starts with a letter or digit",
+                         field)
 
 
 def _expected() -> int | None:

@@ -198,3 +198,18 @@ def test_if_match_takes_a_list_of_tags_and_weak_tags(client):
     assert (weak.status_code, weak.headers["ETag"]) == (200, '"3"')
     stale = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": '"1", "2"'})
     assert stale.status_code == 412
+
+
+@pytest.mark.parametrize("bad", ["a/b", " ", "x y", "a\u0000b", "", "../up", "é", "x" * 65])
+def test_combatant_ids_must_be_url_safe(client, bad):
+    created = client.post("/v1/encounters", json={"combatants": [KNIGHT, {**BANDIT, "id": bad}]})
+    assert created.status_code == 422 and created.mimetype == "application/problem+json"
+    assert "combatants.1.id" in [error["field"] for error in created.json["errors"]]
+    eid, auth = create(client)
+    added = client.post(f"/v1/encounters/{eid}/combatants", json={**BANDIT, "id": bad}, headers=auth)
+    assert added.status_code == 422 and "id" in [error["field"] for error in added.json["errors"]]
+
+
+def test_a_safe_combatant_id_is_reachable(client):
+    eid, auth = create(client, (KNIGHT, {**BANDIT, "id": "Bandit_2.b-~"}))
+    assert client.get(f"/v1/encounters/{eid}/combatants/Bandit_2.b-~", headers=auth).status_code == 200
