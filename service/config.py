@@ -44,7 +44,7 @@ class Config:
     rate_limit: str = "600/minute"  # per API key, when keys are on; "" or "off" disables
     ip_rate_limit: str = "off"  # per client IP, when keys are off (one VTT server calls for all its players)
     bad_key_rate_limit: str = "30/minute"  # requests with an invalid API key, per client IP, when keys are on
-    limits_in_testing: bool = False  # rate limits are skipped when `testing` unless this is true
+    limits_in_testing: bool = False  # rate limits and per-client caps are skipped when `testing` unless true
     max_json_depth: int = 32  # nesting levels a JSON request body may have (deeper: 400)
     proxy_hops: int = 0  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 trusts none
     readiness_cache_seconds: float = 5.0  # /readyz answers from a cache this fresh

@@ -25,7 +25,11 @@ def client_id() -> str:
 
 
 def _store() -> Any:
-    """The encounter store's Redis client, or None for a store without one (the in-memory test store)."""
+    """The encounter store's Redis client, or None for a store without one (the in-memory test store) or in
+    testing without `limits_in_testing` (like rate limits: test runs share one database and never wait)."""
+    config = current_app.extensions["referee.config"]
+    if config.testing and not config.limits_in_testing:
+        return None
     return getattr(current_app.extensions.get("referee.encounters"), "redis", None)
 
 

