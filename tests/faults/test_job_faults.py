@@ -23,8 +23,8 @@ def test_a_five_second_redis_outage_does_not_fail_a_running_job(tmp_path):
     client = Redis.from_url(redis.url, socket_connect_timeout=1, socket_timeout=5)
     store = JobStore(client)
     try:
-        job = submit.submit(make_celery(redis.url), store, MATCHUP, 160_000, seed=13, chunk_size=20_000)
-        wait_for(store, job["id"], lambda j: j["trials_done"] >= 20_000)
+        job = submit.submit(make_celery(redis.url), store, MATCHUP, 80_000, seed=13, chunk_size=10_000)
+        wait_for(store, job["id"], lambda j: j["trials_done"] >= 10_000)
         redis.stop()
         time.sleep(5)
         redis.start()
@@ -34,4 +34,4 @@ def test_a_five_second_redis_outage_does_not_fail_a_running_job(tmp_path):
         client.close()
         redis.stop()
     assert done["state"] == "done", done.get("error")
-    assert done["trials_done"] == 160_000 and done["result"] == expected(160_000, 13, 20_000)
+    assert done["trials_done"] == 80_000 and done["result"] == expected(80_000, 13, 10_000)

@@ -95,13 +95,13 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
     log = tmp_path / "worker.log"
     first = start_worker(redis_url, log)
     try:
-        job = submit.submit(celery, store, MATCHUP, 180_000, seed=8, chunk_size=60_000)
+        job = submit.submit(celery, store, MATCHUP, 90_000, seed=8, chunk_size=30_000)
         wait_for(store, job["id"], lambda j: f"{job['id']}-chunk-1] received" in log.read_text())
         time.sleep(0.2)
         os.kill(first.pid, signal.SIGKILL)  # it is now inside chunk 1
         first.wait()
         killed = time.monotonic()
-        assert store.get(job["id"])["trials_done"] == 60_000  # chunk 1 was cut short
+        assert store.get(job["id"])["trials_done"] == 30_000  # chunk 1 was cut short
         second = start_worker(redis_url, log)
         try:
             done = wait_for(store, job["id"], lambda j: j["state"] in ("done", "failed"), timeout=60)
@@ -109,6 +109,6 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
             stop(second)
     finally:
         stop(first)
-    assert done["state"] == "done" and done["trials_done"] == 180_000
+    assert done["state"] == "done" and done["trials_done"] == 90_000
     assert time.monotonic() - killed < 45  # not the broker's one-hour visibility timeout
-    assert done["result"] == expected(180_000, 8, 60_000)
+    assert done["result"] == expected(90_000, 8, 30_000)
