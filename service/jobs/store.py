@@ -8,7 +8,8 @@ Keys (all expire with the job's TTL):
   referee:sim:{id}:claimed      hash chunk index -> time a worker began it
   referee:sim:{id}:lease:{i}    present while a live worker runs chunk i (it renews it every few seconds)
   referee:sim:{id}:cancel       present when the job was cancelled
-  referee:sim:active            set of the ids of jobs not yet ended (what the sweeper looks at)
+  referee:sim:active            set of the ids of jobs a worker has begun and that have not ended (what the
+                                sweeper looks at: jobs still waiting in the queue cost it nothing)
   referee:sim:client:{client}   sorted set of a client's job ids by creation time (the queued-jobs cap)
 Every write a chunk makes is idempotent, so a chunk run twice (a worker killed mid-chunk, a
 redelivered or re-sent message) counts once. A job's state only ever leaves `queued`/`running` once:
@@ -62,9 +63,15 @@ end
 return lost
 """
 
-# Admit a new job of a client holding fewer than ARGV[3] jobs not yet ended: 1 admitted, 0 refused.
+# Admit a new job of a client holding fewer than ARGV[3] jobs not yet ended: 1 admitted, 0 refused. The
+# client's jobs are only looked at (and ended ones pruned) once there are as many as the cap.
 _ADMIT = """
 local live = 0
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   local state = redis.call('HGET', ARGV[1] .. id, 'state')
   if not state or state == 'done' or state == 'cancelled' or state == 'failed' then
@@ -96,7 +103,7 @@ class JobStore:
                   "matchup": json.dumps(matchup), "tenant": tenant or "", "client": client}
         key = PREFIX + job_id
         with self.redis.pipeline() as pipe:
-            pipe.hset(key, mapping=record).expire(key, PENDING_TTL).sadd(ACTIVE, job_id).execute()
+            pipe.hset(key, mapping=record).expire(key, PENDING_TTL).execute()
 
     def admit(self, client: str, job_id: str, cap: int) -> bool:
         """Count `job_id` against `client`'s jobs not yet ended; False (nothing counted) at `cap`."""
@@ -136,7 +143,7 @@ class JobStore:
         return job
 
     def active(self) -> list[str]:
-        """Ids of the jobs not known to have ended."""
+        """Ids of the jobs a worker has begun that are not known to have ended."""
         return [member.decode() for member in self.redis.smembers(ACTIVE)]
 
     def forget_active(self, job_id: str) -> None:
@@ -150,7 +157,7 @@ class JobStore:
         """A worker begins chunk `index`: claimed, with a lease it must renew while it runs."""
         with self.redis.pipeline() as pipe:
             pipe.hset(f"{PREFIX}{job_id}:claimed", index, time.time()).expire(f"{PREFIX}{job_id}:claimed", self.ttl)
-            pipe.set(f"{PREFIX}{job_id}:lease:{index}", 1, ex=lease_seconds).execute()
+            pipe.set(f"{PREFIX}{job_id}:lease:{index}", 1, ex=lease_seconds).sadd(ACTIVE, job_id).execute()
 
     def renew(self, job_id: str, index: int, lease_seconds: int) -> None:
         self.redis.set(f"{PREFIX}{job_id}:lease:{index}", 1, ex=lease_seconds)

@@ -72,7 +72,8 @@ def jobs_finished(redis_url: str) -> int:
     from redis import Redis
 
     client = Redis.from_url(redis_url)
-    keys = [key for key in client.scan_iter("referee:sim:*", count=1000) if key.count(b":") == 2]
+    keys = [key for key in client.scan_iter("referee:sim:*", count=1000)
+            if key.count(b":") == 2 and key != b"referee:sim:active"]  # job records, not the active-jobs set
     return sum(1 for key in keys if client.hget(key, "state") == b"done")
 
 
