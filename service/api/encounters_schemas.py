@@ -67,7 +67,7 @@ class EncounterCreateSchema(Schema):
     options = fields.Nested(OptionsPayload, load_default=dict,
                             metadata={"description": "Rule options of the encounter.",
                                       "example": {"task_resolution": "ratio"}})
-    combatants = combatants_field(required=True, validate=validate.Length(1, 1000))
+    combatants = combatants_field(required=True, validate=validate.Length(1, 200))  # = max_combatants' default
 
 
 EncounterCombatantSchema = CombatantPayload
