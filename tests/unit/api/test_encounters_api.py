@@ -190,13 +190,15 @@ def test_encounters_per_client_are_capped_at_429(tmp_path):
     assert client.post("/v1/encounters", json=body).status_code == 201
 
 
-def test_if_match_takes_a_list_of_tags_and_weak_tags(client):
+def test_if_match_takes_a_list_of_tags_compared_strongly(client):
     eid, auth = create(client)
     url = f"/v1/encounters/{eid}/declarations"
     listed = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": '"7", "1"'})
     assert (listed.status_code, listed.headers["ETag"]) == (200, '"2"')
     weak = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": 'W/"5", W/"2"'})
-    assert (weak.status_code, weak.headers["ETag"]) == (200, '"3"')
+    assert weak.status_code == 412  # RFC 9110 13.1.1: If-Match compares strongly, a weak tag never matches
+    mixed = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": 'W/"2", "2"'})
+    assert (mixed.status_code, mixed.headers["ETag"]) == (200, '"3"')
     stale = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": '"1", "2"'})
     assert stale.status_code == 412
 
