@@ -4,6 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from marshmallow import ValidationError
+
 from service.api.blueprint import Blueprint
 from service.api.war_and_combat.calculator_schemas import (AttackRequestSchema, AttackSchema, CheckRequestSchema,
                                                            CheckSchema, DamageRequestSchema, DamageSchema,
@@ -30,9 +32,10 @@ def question(body: dict[str, Any], options: dict[str, Any], defence_bonus: dict[
         to_hit.Question, list[Step]]:
     """The attack or shot of a to-hit or attack body (exactly one of defender, tl, missile)."""
     given = [name for name in ("defender", "tl", "missile") if body.get(name) is not None]
-    if len(given) != 1:
-        raise Contradiction("send exactly one of `defender`, `tl` and `missile`", (given[1] if len(given) > 1
-                                                                                   else "defender",))
+    if len(given) > 1:
+        raise ValidationError({name: ["send exactly one of `defender`, `tl` and `missile`"] for name in given})
+    if not given:
+        raise RulesError("send one of `defender`, `tl` and `missile`", ("defender",))
     steps: list[Step] = []
     attacker = body["attacker"]
     pace = task.pace_penalty(attacker["pace"], options)

@@ -12,7 +12,6 @@ from service.api.schemas import JsonBoolean, JsonFloat, trace_field
 from service.api.war_and_combat.calculator_schemas import ThresholdsSchema
 from service.api.war_and_combat.common import LOCATION_SPECIFIC, Strict, choice, options_field, trace, whole
 from service.api.war_and_combat.state_schemas import WeaponSchema
-from service.rules.errors import RulesError
 from service.rules.trace import Step
 from service.rules.war_and_combat import damage, movement, option_specs, task, wounds
 from service.rules.war_and_combat.damage import SEVERITIES
@@ -127,9 +126,7 @@ def combatant_answer(body: dict[str, Any]) -> dict[str, Any]:
     fr, agl = body["fighter_rank"], body["agl_mod"]
     impaired, disabled, destroyed = damage.thresholds(body["size"], options)
     lines = []
-    if body.get("weapons") and body.get("strength") is None:
-        raise RulesError("weapons need `strength` for their impact", ("strength",))
-    for i, raw in enumerate(body.get("weapons") or []):
+    for i, raw in enumerate(body.get("weapons") or [] if body.get("strength") is not None else []):
         w = read_weapon(raw, ("weapons", i), options)
         cap = w.get("impact_cap", body["strength"] + w["impact_mod"])
         lines.append({"name": w["name"], "attack_bonus": w["skill"] + (body["dex_mod"] if w["kind"] == "missile"

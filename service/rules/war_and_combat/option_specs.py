@@ -25,9 +25,11 @@ def _skew(value: Any, path: tuple) -> dict[str, str]:
 
 def _pack(kind: str):
     """A reader for an armor or weapon pack: a list of named rows of whole numbers."""
-    def read(value: Any, path: tuple) -> list[dict[str, Any]]:
+    def read(value: Any, path: tuple) -> Any:
+        if value == "default":
+            return value
         if not isinstance(value, list) or not 1 <= len(value) <= 100:
-            raise RulesError(f"a {kind} pack is a list of 1..100 rows", path)
+            raise RulesError(f"the {kind} pack is \"default\" or a list of 1..100 rows", path)
         rows = []
         for i, row in enumerate(value):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"]:
