@@ -158,7 +158,7 @@ def read_state(data: Any, path: tuple = ()) -> State:
         if spot in places:
             raise RulesError("two combatants stand in one hex", (*path, "combatants", i, "position"))
         places[spot] = i
-    return State(whole(data.get("round", 0), (*path, "round"), 0, 1_000_000), options, tuple(read))
+    return State(whole(data.get("round", 0), (*path, "round"), 0, 999_999), options, tuple(read))
 
 
 def write_state(state: State) -> dict[str, Any]:
