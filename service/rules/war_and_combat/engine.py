@@ -64,12 +64,18 @@ class Round:
         self.moved_points: dict[str, int] = {}
         self.path_done: dict[str, int] = {}
         self.flurries: list[dict[str, Any]] = []
+        self._conditions: dict[str, tuple[tuple[int, bool], wounds.Condition]] = {}
 
     # --- what a fighter can do -------------------------------------------------------------------
     def cond(self, ident: str) -> wounds.Condition:
-        """The fighter's wounds summed up."""
+        """The fighter's wounds summed up (worked out again only when a wound or a knockout changed them)."""
         c = self.people[ident]
-        return wounds.condition(c["wounds"], c["unconscious"], self.options)
+        key = (len(c["wounds"]), c["unconscious"])
+        cached = self._conditions.get(ident)
+        if cached is None or cached[0] != key:
+            cached = (key, wounds.condition(c["wounds"], c["unconscious"], self.options))
+            self._conditions[ident] = cached
+        return cached[1]
 
     def out(self, ident: str) -> bool:
         """Out of the fight (rules document §8)."""
@@ -320,11 +326,12 @@ class Round:
         while attacker is not None and guard < 500:
             guard += 1
             target = self.target_of(attacker, group)
-            if target is None or attacker in done or not self.can_attack(attacker):
+            if target is None or attacker in done:
                 done.add(attacker)
                 attacker = self.next_attacker(seq, group, done)
                 continue
-            if self.flurry_actions[attacker] == 0:
+            if self.flurry_actions[attacker] == 0 or not self.can_attack(attacker):
+                # running out of actions: an opponent with two or more left may strike one indefensible blow
                 cost = self.options["indefensible_attack_cost"]
                 if self.flurry_actions.get(target, 0) >= 2 and self.can_attack(target) \
                         and self.target_of(target, group) == attacker:
@@ -332,6 +339,8 @@ class Round:
                     if self.strike(target, attacker, group, turned, record, indefensible=True):
                         hits[target] += 1
                 done.add(attacker)
+                if len(seq) == 2:
+                    break  # a pair's flurry ends there
                 attacker = self.next_attacker(seq, group, done)
                 continue
             self.flurry_actions[attacker] -= 1

@@ -30,8 +30,9 @@ class State:
     combatants: tuple[dict[str, Any], ...]
 
     def copy_combatants(self) -> dict[str, dict[str, Any]]:
-        """Private copies of every combatant by id, for a round to change."""
-        return {c["id"]: copy.deepcopy(c) for c in self.combatants}
+        """Private copies of every combatant by id, for a round to change (a round replaces `position` and
+        appends to `wounds`; weapons and armor are never changed in place)."""
+        return {c["id"]: {**c, "wounds": list(c["wounds"])} for c in self.combatants}
 
 
 def _obj(value: Any, path: tuple, allowed: set[str]) -> Mapping[str, Any]:
