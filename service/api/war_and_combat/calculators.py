@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import ValidationError
@@ -70,24 +71,35 @@ def question(body: dict[str, Any], options: dict[str, Any], defence_bonus: dict[
     return to_hit.Question(mode, tl, bonus, defence_bonus, called["location"] if called else None), steps
 
 
+@lru_cache(maxsize=4096)
+def _odds(mode: str, tl: int, bonus: int, called: str | None, defence_bonus: tuple[tuple[str, int], ...], tie: bool,
+          include: bool) -> dict[str, Any]:
+    """The odds part of a to-hit answer: a pure function of the question, remembered (a VTT asks again)."""
+    options = {"tie_succeeds": tie, "critical_margin_includes_armor_bonus": include}
+    found = to_hit.odds(to_hit.Question(mode, tl, bonus, dict(defence_bonus), called), options)
+    probs, probs_exact = pair(found.probabilities)
+    extra, extra_exact = pair({str(k): v for k, v in found.extra_dice.items()})
+    locs, locs_exact = pair(found.locations)
+    return {"need": found.need, "chance": float(found.chance), "chance_exact": fraction_text(found.chance),
+            "probabilities": probs, "probabilities_exact": probs_exact, "extra_dice": extra,
+            "extra_dice_exact": extra_exact, "location_probabilities": locs,
+            "location_probabilities_exact": locs_exact}
+
+
 def to_hit_answer(body: dict[str, Any]) -> dict[str, Any]:
     """The to-hit answer (§12.1)."""
     options = _options(body)
-    q, steps = question(body, options, {k: v for k, v in (body.get("defence_bonus") or {}).items()})
-    found = to_hit.odds(q, options)
-    steps.append(Step("Critical Hits", "margin >= 5 is a critical; every 5 adds a d6", fraction_text(found.chance)))
+    bonuses = tuple(sorted((k, v) for k, v in (body.get("defence_bonus") or {}).items() if v))
+    q, steps = question(body, options, dict(bonuses))
+    odds = _odds(q.mode, q.tl, q.roll_bonus, q.called, bonuses, options["tie_succeeds"],
+                 options["critical_margin_includes_armor_bonus"])
+    steps.append(Step("Critical Hits", "margin >= 5 is a critical; every 5 adds a d6", odds["chance_exact"]))
     dice = dice_of(body)
     rolled = None
     if dice is not None:
         dice.check_queues({"attack": 6, "location": 6, "side": 2}, {"attack": 3, "location": 3, "side": 1})
         rolled = to_hit.roll(q, options, dice, steps=steps).as_dict()
-    probs, probs_exact = pair(found.probabilities)
-    extra, extra_exact = pair({str(k): v for k, v in found.extra_dice.items()})
-    locs, locs_exact = pair(found.locations)
-    return {"mode": q.mode, "tl": q.tl, "roll_bonus": q.roll_bonus, "need": found.need,
-            "chance": float(found.chance), "chance_exact": fraction_text(found.chance),
-            "probabilities": probs, "probabilities_exact": probs_exact, "extra_dice": extra,
-            "extra_dice_exact": extra_exact, "location_probabilities": locs, "location_probabilities_exact": locs_exact,
+    return {"mode": q.mode, "tl": q.tl, "roll_bonus": q.roll_bonus, **{k: _copy(v) for k, v in odds.items()},
             "roll": rolled, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
             "assumptions": TO_HIT_ASSUMPTIONS + (["WAC-POINT-BLANK", "WAC-EVADING"] if q.mode == "missile" else []),
             "trace": trace(steps)}
@@ -148,6 +160,16 @@ def _blow(body: dict[str, Any], options: dict[str, Any], margin: int, general: s
                             (target.get("armor") or {}).get(general) or {}, _weapon(body), options, attack_type, steps)
 
 
+@lru_cache(maxsize=4096)
+def _blow_odds(blow: damage.Blow, strike: bool) -> tuple[Any, Any, Any, Any]:
+    """A blow's result distribution (and a non-strike attack's column odds) as numbers and exact strings."""
+    probs = damage.distribution(blow) if strike else {k: Fraction(k == "none") for k in damage.RESULT_KEYS}
+    numbers, exact = pair(probs)
+    if strike:
+        return numbers, exact, None, None
+    return (numbers, exact, *pair(damage.column_distribution(blow)))
+
+
 def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
     """The damage answer (§12.3)."""
     options = _options(body)
@@ -156,8 +178,6 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
     general = task.general_of(body["location"])
     blow = _blow(body, options, body["margin"], general, attack_type, steps)
     strike = attack_type == "strike"
-    probs = damage.distribution(blow) if strike else {k: Fraction(k == "none") for k in damage.RESULT_KEYS}
-    columns = None if strike else damage.column_distribution(blow)
     dice = dice_of(body)
     rolled, option = None, None
     if dice is not None:
@@ -169,15 +189,14 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
             option = damage.combat_option(attack_type, damage.column(landed.effective, blow.limits))
         steps.append(Step("Wound Severity", f"effective impact {landed.effective}: {landed.severity}",
                           landed.severity))
-    numbers, exact = pair(probs)
-    col_numbers, col_exact = pair(columns) if columns is not None else (None, None)
+    numbers, exact, col_numbers, col_exact = _blow_odds(blow, strike)
     impaired, disabled, destroyed = blow.limits
     return {"impact_cap": impact_cap(body, attack_type), "impact_dice": blow.dice.text, "critical": blow.critical,
             "critical_dice": blow.extra, "impact_expression": blow.expression, "absorption": blow.absorption,
             "penetration_limit": blow.penetration_limit,
             "thresholds": {"impaired": impaired, "disabled": disabled, "destroyed": destroyed},
-            "probabilities": numbers, "probabilities_exact": exact, "combat_option_probabilities": col_numbers,
-            "combat_option_probabilities_exact": col_exact, "roll": rolled, "combat_option": option,
+            "probabilities": dict(numbers), "probabilities_exact": dict(exact),
+            "combat_option_probabilities": _copy(col_numbers), "combat_option_probabilities_exact": _copy(col_exact), "roll": rolled, "combat_option": option,
             "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
             "assumptions": DAMAGE_ASSUMPTIONS + ([] if strike else ["WAC-COLUMN", "WAC-SUBDUAL-ATTR"]),
             "trace": trace(steps)}
@@ -220,6 +239,10 @@ def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
             "chance_exact": fraction_text(found.chance), "probabilities": numbers, "probabilities_exact": exact,
             "roll": rolled, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
             "assumptions": list(dict.fromkeys(TO_HIT_ASSUMPTIONS + DAMAGE_ASSUMPTIONS)), "trace": trace(steps)}
+
+
+def _copy(value: Any) -> Any:
+    return dict(value) if isinstance(value, dict) else value
 
 
 def _example(schema: type, body: dict[str, Any], answer: Any) -> dict[str, Any]:

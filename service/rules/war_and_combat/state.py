@@ -164,5 +164,11 @@ def read_state(data: Any, path: tuple = ()) -> State:
 
 def write_state(state: State) -> dict[str, Any]:
     """The canonical JSON of a state (`read_state(write_state(s)) == s`)."""
-    return {"ruleset": "war-and-combat", "round": state.round, "options": dict(state.options),
-            "combatants": [copy.deepcopy(c) for c in state.combatants]}
+    return {"ruleset": "war-and-combat", "round": state.round, "options": copy.deepcopy(dict(state.options)),
+            "combatants": [_copy(c) for c in state.combatants]}
+
+
+def _copy(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A combatant's JSON copy (its nested objects copied too, one level each)."""
+    return {**c, "weapons": [dict(w) for w in c["weapons"]], "armor": {k: dict(v) for k, v in c["armor"].items()},
+            "position": dict(c["position"]), "wounds": [dict(w) for w in c["wounds"]]}
