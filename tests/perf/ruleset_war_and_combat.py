@@ -100,8 +100,11 @@ def report() -> str:
         lines.append(f"| {label} | {row['rps']:.0f} | {row['rps'] / bare:.0%} | {row['p50_ms']:.2f} | "
                      f"{row['p99_ms']:.2f} | {row['non_2xx']} |")
     vector, loop = duels_per_second()
+    from tests.perf.segment_bench import resolve_times
+    tactical = resolve_times((20,), 2.0)[0]["ms_per_segment"]
     lines += ["", "| in process (one core) | result |", "|---|---:|",
               f"| one round, 20 combatants (`resolve_once`: read, check, resolve, write), median | {round_ms():.2f} ms |",
+              f"| yardstick in the same run: one tactical Combat Segment, 20 combatants | {tactical:.2f} ms |",
               f"| simulated duels/s, numpy array engine (one-on-one melee) | {vector:,.0f} |",
               f"| simulated duels/s, round resolver loop (every other matchup) | {loop:,.0f} |"]
     return "\n".join(lines)
