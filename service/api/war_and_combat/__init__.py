@@ -26,4 +26,7 @@ def __getattr__(name: str):  # SCHEMAS is built on first use (its module imports
     if name == "SCHEMAS":
         from service.api.war_and_combat.state_schemas import SCHEMAS
         return SCHEMAS
+    if name == "EVENT_SCHEMAS":
+        from service.api.war_and_combat.event_schemas import EVENT_SCHEMAS
+        return EVENT_SCHEMAS
     raise AttributeError(name)

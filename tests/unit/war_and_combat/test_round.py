@@ -84,3 +84,15 @@ def test_walking_in_engages_and_an_unknown_role_is_refused():
     with pytest.raises(RulesError) as refused:
         play([queue("a", "damage", 1)])
     assert refused.value.field == ("rolls", 0, "role")
+
+
+def test_every_event_type_has_a_schema_that_loads_it():
+    from service.api.war_and_combat import EVENT_SCHEMAS
+    far = {**B, "position": {"q": 3, "r": 0}}
+    moves = [{"combatant": "a", "target": "b", "path": [{"q": 1, "r": 0}]},
+             {"combatant": "b", "target": "a", "path": [{"q": 2, "r": 0}]}]
+    for seed in range(20):
+        state = ENGINE.read_state({"combatants": [A, far]})
+        result = ENGINE.resolve(state, ENGINE.check_declarations(state, moves), DiceSource(seed))
+        for event in result.events:
+            assert EVENT_SCHEMAS[event["type"]]().load(event) == event
