@@ -184,16 +184,22 @@ class DiceSource:
         """Faces still queued for this role (a calculator refuses more than it could ever use)."""
         return len(self._queues.get((combatant, role), ()))
 
-    def take(self, role: str, sides: int, combatant: str | None = None) -> tuple[int, bool]:
+    def take(self, role: str, sides: int, combatant: str | None = None, first: int = 1) -> tuple[int, bool]:
         """One face of a d`sides` (not recorded): the next queued face, checked, or a generated one.
-        Returns (face, supplied)."""
+        Faces run `first`..`first + sides - 1` (a d10 read 0..9 has `first=0`). Returns (face, supplied)."""
+        last = first + sides - 1
         queue = self._queues.get((combatant, role))
         if queue:
             face, path = queue.popleft()
-            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-                raise RulesError(f"a {role} die is a d{sides}: faces 1..{sides}", path)
+            if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
+                raise RulesError(f"a {role} die is a d{sides}: faces {first}..{last}", path)
             return face, True
-        return self.rng.randint(1, sides), False
+        return self.rng.randint(first, last), False
+
+    def leftover(self, role: str, combatant: str | None = None) -> tuple | None:
+        """The request path of the next face still queued for this role (None when none is left)."""
+        queue = self._queues.get((combatant, role))
+        return queue[0][1] if queue else None
 
     def record(self, role: str, expression: str, faces: Sequence[int], total: int, supplied: bool,
                combatant: str | None = None) -> Roll:
