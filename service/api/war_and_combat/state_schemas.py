@@ -78,6 +78,8 @@ class CombatantSchema(Strict):
     unconscious = JsonBoolean(metadata={"description": "Knocked out."})
     actions_lost = whole(0, 100, "Actions lost this round.")
     disarmed = JsonBoolean(metadata={"description": "Lost or broke the ready weapon."})
+    surprised = JsonBoolean(metadata={"description": "Surprised: in the first round (option `surprise_rule`) no "
+                                                     "actions in the flurry and no defence."})
 
 
 class StateSchema(Strict):

@@ -65,6 +65,9 @@ class Round:
         self.path_done: dict[str, int] = {}
         self.flurries: list[dict[str, Any]] = []
         self._conditions: dict[str, tuple[tuple[int, bool], wounds.Condition]] = {}
+        # surprise (first round only, option `surprise_rule`): no actions in the first flurry, no defence
+        self.surprised = {i for i, c in self.people.items() if c["surprised"]} \
+            if state.round == 0 and state.options["surprise_rule"] == "no_first_flurry" else set()
 
     # --- what a fighter can do -------------------------------------------------------------------
     def cond(self, ident: str) -> wounds.Condition:
@@ -138,6 +141,7 @@ class Round:
             if ident in self.stunned_at_start and c["stunned_rounds"] > 0:
                 c["stunned_rounds"] -= 1
             c["actions_lost"] = 0
+            c["surprised"] = False
         self.events.add("round_ended", round=self.state.round + 1)
         new = replace(self.state, round=self.state.round + 1,
                       combatants=tuple(self.people[i] for i in self.ids))
@@ -308,7 +312,7 @@ class Round:
         turned = set()
         for ident in seq:
             c = self.people[ident]
-            self.flurry_actions[ident] = (0 if not self.can_attack(ident) else
+            self.flurry_actions[ident] = (0 if not self.can_attack(ident) or ident in self.surprised else
                                           max(0, task.actions_per_flurry(c["fighter_rank"]) - c["actions_lost"]))
             target = self.target_of(ident, group)
             if target is not None and self.can_act(ident) and \
@@ -405,6 +409,8 @@ class Round:
         """The defender's state for Defense: wounds and falls first, then where the attacker stands."""
         if indefensible:
             return "defenceless"
+        if defender in self.surprised:
+            return "unaware"
         c = self.people[defender]
         state = wounds.defence_state(self.cond(defender), c["fallen"], defender in self.stunned)
         if state != "normal":

@@ -16,7 +16,7 @@ KINDS = ("swung", "thrust", "polearm", "two_handed_sword", "missile")
 ARMOR_FIELDS = ("absorption", "penetration_threshold", "defence_bonus")
 FIELDS = {"id", "side", "fighter_rank", "agl_mod", "dex_mod", "str_mod", "tactics", "strength", "size",
           "innate_absorption", "weapons", "armor", "position", "facing", "wounds", "stunned_rounds", "fallen",
-          "unconscious", "actions_lost", "disarmed"}
+          "unconscious", "actions_lost", "disarmed", "surprised"}
 WEAPON_FIELDS = {"name", "skill", "impact_mod", "impact_cap", "penetration_value", "damage_type", "range", "kind",
                  "base_range_m"}
 
@@ -136,6 +136,7 @@ def read_combatant(data: Any, path: tuple, options: Mapping[str, Any], index: in
         "stunned_rounds": num("stunned_rounds", 0, 0, 1000),
         "fallen": _bool(data, "fallen", path), "unconscious": _bool(data, "unconscious", path),
         "actions_lost": num("actions_lost", 0, 0, 100), "disarmed": _bool(data, "disarmed", path),
+        "surprised": _bool(data, "surprised", path),
     }
 
 

@@ -96,3 +96,16 @@ def test_every_event_type_has_a_schema_that_loads_it():
         result = ENGINE.resolve(state, ENGINE.check_declarations(state, moves), DiceSource(seed))
         for event in result.events:
             assert EVENT_SCHEMAS[event["type"]]().load(event) == event
+
+
+def test_a_surprised_fighter_neither_acts_nor_defends_in_the_first_round():
+    rolls = [queue("b", "flurry_initiative", 6, 6, 6), queue("a", "flurry_initiative", 1, 1, 1),
+             queue("a", "attack", 2, 2, 1)]
+    result = play(rolls, people=(A, {**B, "surprised": True}))
+    attacks = result.summary["flurries"][0]["attacks"]
+    assert result.summary["flurries"][0]["actions"]["b"] == 0
+    assert attacks[0]["attacker"] == "a" and attacks[0]["tl"] == 5  # no_defence_def
+    assert not next(c for c in result.state.combatants if c["id"] == "b")["surprised"]
+    later = ENGINE.read_state({"round": 1, "combatants": [A, {**B, "surprised": True}]})
+    after = ENGINE.resolve(later, ENGINE.check_declarations(later, ENGAGE), DiceSource(1))
+    assert after.summary["flurries"][0]["actions"]["b"] == 2

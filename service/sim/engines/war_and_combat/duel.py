@@ -39,7 +39,7 @@ def vectorisable(state: Any) -> bool:
     for c in state.combatants:
         w = c["weapons"][0]
         if w["kind"] == "missile" or w["range"] < 1 or c["wounds"] or c["stunned_rounds"] or c["fallen"] \
-                or c["unconscious"] or c["disarmed"] or c["actions_lost"]:
+                or c["unconscious"] or c["disarmed"] or c["actions_lost"] or c["surprised"]:
             return False
     a, b = state.combatants
     pa, pb = (a["position"]["q"], a["position"]["r"]), (b["position"]["q"], b["position"]["r"])
