@@ -18,7 +18,7 @@ from service.rules.war_and_combat.state import State, read_state, write_state
 ACTIONS = ("engage", "shoot", "move", "hold", "none")
 MOVE_PACES = ("creep", "crawl", "walk", "jog", "run", "sprint", "swim")
 DICE_SIDES = {"initiative": 6, "flurry_initiative": 6, "attack": 6, "location": 6, "side": 2, "impact": 6,
-              "critical": 6, "check": 6, "stun": 1000, "coin": 6}
+              "critical": 6, "check": 6, "stun": 1000, "coin": 6, "stray": 200}
 NON_STRIKE = {"subdue": "subdual", "disarm": "disarm", "grapple": "grapple", "tackle": "tackle", "throw": "throw"}
 TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
 
@@ -566,36 +566,48 @@ class Round:
 
     # --- missiles ---------------------------------------------------------------------------------------
     def shoot(self, ident: str, d: dict[str, Any]) -> None:
-        """One arrow at the declared target, in the movement or the adjustment phase (*Ranged Strike
-        Procedure*, MOVING TARGET MODIFIERS TO RANGED ATTACKS, *Firing Into a Mêlée*)."""
+        """One arrow at the declared target, in the movement or the adjustment phase; a miss into a melee
+        strikes at a random figure beside the target as if shot with skill -5 (*Ranged Strike Procedure*,
+        MOVING TARGET MODIFIERS TO RANGED ATTACKS, *Firing Into a Mêlée*, *Missed Shots*)."""
         target = d.get("target")
         if target not in self.people or self.out(target):
             return
-        w, t = self.weapon(ident), self.people[target]
         from fractions import Fraction
+        w = self.weapon(ident)
         distance = Fraction(hexes.distance(self.pos(ident), self.pos(target)) * 2)
         try:
             band = to_hit.missile_band(distance, Fraction(w["base_range_m"]))
         except RulesError:
             self.events.add("shot", combatant=ident, target=target, outcome="out_of_range")
             return
-        aware = self.can_act(target)
-        crowded = any(self.hostile(target, o) and o != ident and not self.out(o)
-                      and hexes.distance(self.pos(o), self.pos(target)) == 1 for o in self.ids)
-        tl = to_hit.missile_tl("aware_evading" if aware else "unaware_unmoving", band, crowded,
-                               {"fighter_rank": t["fighter_rank"], "agl_mod": t["agl_mod"]}, self.options, [])
-        bonus = (self.attack_bonus(ident, True) or 0) + (
-            task.pace_penalty(d.get("pace", "walk"), self.options) if d.get("path") else 0)
+        pace = task.pace_penalty(d.get("pace", "walk"), self.options) if d.get("path") else 0
+        bystanders = sorted(o for o in self.ids if o not in (ident, target) and not self.out(o)
+                            and hexes.distance(self.pos(o), self.pos(target)) == 1)
+        crowded = any(self.hostile(target, o) for o in bystanders)
+        rolled = self.arrow(ident, target, band, crowded, (self.attack_bonus(ident, True) or 0) + pace, False)
+        if rolled.outcome == "miss" and crowded:
+            pick = self.dice.roll("stray", 1, len(bystanders), combatant=ident).total
+            skill = self.weapon(ident)["skill"]
+            self.arrow(ident, bystanders[pick - 1], band, False,
+                       (self.attack_bonus(ident, True) or 0) - skill - 5 + pace, True)
+
+    def arrow(self, ident: str, target: str, band: str, crowded: bool, bonus: int, stray: bool) -> to_hit.Rolled:
+        """Roll one arrow against a figure and land it."""
+        t = self.people[target]
+        state = "aware_evading" if self.can_act(target) and not stray else "unaware_unmoving"
+        tl = to_hit.missile_tl(state, band, crowded, {"fighter_rank": t["fighter_rank"], "agl_mod": t["agl_mod"]},
+                               self.options, [])
         rolled = to_hit.roll(to_hit.Question("missile", tl, bonus, self._bonuses(target)), self.options, self.dice,
                              ident)
         self.events.add("shot", combatant=ident, target=target, band=band, total=rolled.total, tl=tl,
-                        outcome=rolled.outcome)
+                        outcome=rolled.outcome, stray=stray)
         entry = {"attacker": ident, "defender": target, "total": rolled.total, "tl": tl, "outcome": rolled.outcome,
                  "location": rolled.location, "severity": None, "effective_impact": None, "penetrating": None}
         if rolled.outcome == "glance":
             self.events.add("glanced", combatant=ident, target=target, location=rolled.location)
         if rolled.outcome in ("hit", "critical"):
             self.land(ident, target, rolled, entry, missile=True)
+        return rolled
 
 
 def status_of(rnd: Round | None, ident: str, person: Mapping[str, Any] | None = None,

@@ -109,3 +109,16 @@ def test_a_surprised_fighter_neither_acts_nor_defends_in_the_first_round():
     later = ENGINE.read_state({"round": 1, "combatants": [A, {**B, "surprised": True}]})
     after = ENGINE.resolve(later, ENGINE.check_declarations(later, ENGAGE), DiceSource(1))
     assert after.summary["flurries"][0]["actions"]["b"] == 2
+
+
+def test_a_missed_shot_into_a_melee_strikes_a_bystander():
+    archer = {"id": "c", "side": "x", "fighter_rank": 2, "dex_mod": 1, "strength": 10, "size": 10,
+              "weapons": [{"name": "bow", "skill": 6}], "position": {"q": -1, "r": 0}, "facing": 0}
+    declarations = ENGAGE + [{"combatant": "c", "action": "shoot", "target": "b"}]
+    rolls = [queue("c", "attack", 1, 1, 1, 6, 6, 6), queue("c", "stray", 1), queue("c", "location", 3, 4, 4)]
+    result = play(rolls, declarations, (A, B, archer))
+    shots = [e for e in result.events if e["type"] == "shot"]
+    assert [(s["target"], s["stray"], s["outcome"]) for s in shots[:2]] == [("b", False, "miss"), ("a", True, "hit")]
+    # 4 m at a 40 m bow is point blank: aware B is shot at like a melee, DEF 13, +5 into the melee; the stray
+    # arrow is rolled at skill -5 (18 + 1 - 5) against a bystander taken as unaware and unmoving (10)
+    assert (shots[0]["tl"], shots[0]["total"]) == (18, 10) and (shots[1]["tl"], shots[1]["total"]) == (10, 14)
