@@ -54,3 +54,33 @@ def test_severity_rises_with_effective_impact(size, effective):
     order = ["none", "light", "serious", "critical", "mortal"]
     assert order.index(damage.severity(effective, limits)) <= order.index(damage.severity(effective + 1, limits))
     assert Fraction(limits[2], limits[1]) == 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), size=st.integers(2, 6), tactic=st.sampled_from(["hold", "press", "retreat", "circle"]),
+       intention=st.sampled_from(["kill", "subdue", "disarm", "grapple", "tackle", "throw"]))
+def test_any_melee_of_a_few_fighters_resolves_round_after_round(seed, size, tactic, intention):
+    import random as stdlib_random
+
+    from service.rules.dice import DiceSource
+    from service.rules.war_and_combat.engine import ENGINE
+    rng = stdlib_random.Random(seed)
+    weapons = ["dagger", "sword", "axe", "mace", "spear", "two_handed_sword", "bow"]
+    people = [{"id": f"f{i}", "side": "ab"[i % 2], "fighter_rank": rng.randint(0, 12), "agl_mod": rng.randint(-2, 2),
+               "dex_mod": rng.randint(-2, 2), "strength": rng.randint(6, 16), "size": rng.randint(6, 14),
+               "weapons": [{"name": rng.choice(weapons), "skill": rng.randint(0, 8)}],
+               "position": {"q": i // 2 * 2 + i % 2, "r": rng.randint(-1, 1)}, "facing": rng.randint(0, 5)}
+              for i in range(size)]
+    state = ENGINE.read_state({"combatants": people})
+    for round_number in range(1, 6):
+        ids = [c["id"] for c in state.combatants]
+        declarations = []
+        for c in state.combatants:
+            foes = [o for o in ids if o[1:] and o != c["id"] and (int(o[1:]) - int(c["id"][1:])) % 2]
+            action = "shoot" if c["weapons"][0]["kind"] == "missile" else "engage"
+            declarations.append({"combatant": c["id"], "action": action, "target": rng.choice(foes),
+                                 "tactic": tactic, "intention": intention})
+        result = ENGINE.resolve(state, ENGINE.check_declarations(state, declarations), DiceSource(seed + round_number))
+        assert [e["seq"] for e in result.events] == list(range(1, len(result.events) + 1))
+        assert result.state.round == round_number
+        state = ENGINE.read_state(ENGINE.write_state(result.state))
