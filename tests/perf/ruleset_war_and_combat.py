@@ -17,7 +17,8 @@ DAMAGE = {"impact_cap": 14, "margin": 6, "location": "left_leg", "weapon": {"pen
           "target": {"size": 9, "armor": {"leg": {"absorption": 1, "penetration_threshold": 2}}}}
 SCENARIOS = [("bare Flask JSON endpoint", "tests.perf.bare_app:app", "/bare", {"av": 60, "dv": 45}),
              ("POST /v1/war-and-combat/to-hit", "service.wsgi:app", "/v1/war-and-combat/to-hit", TO_HIT),
-             ("POST /v1/war-and-combat/damage", "service.wsgi:app", "/v1/war-and-combat/damage", DAMAGE)]
+             ("POST /v1/war-and-combat/damage", "service.wsgi:app", "/v1/war-and-combat/damage", DAMAGE),
+             ("yardstick: POST /v1/tactical/to-hit", "service.wsgi:app", "/v1/tactical/to-hit", {"av": 60, "dv": 45})]
 DUEL = {"sides": [{"name": "north", "combatants": [{"id": "sigrid", "fighter_rank": 5, "strength": 10, "size": 9,
                                                     "weapons": [{"name": "sword", "skill": 5}]}]},
                   {"name": "south", "combatants": [{"id": "ulf", "fighter_rank": 3, "strength": 12, "size": 10,
