@@ -59,6 +59,8 @@ def _option_field(name: str, spec: option_specs.OptionSpec) -> fields.Field:
                            metadata={"description": text})
     if spec.kind == "dice":
         return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
+    if name in ("stun_rounds", "shock_failure_rounds"):
+        return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
     return fields.Raw(metadata={"description": text})
 
 

@@ -213,3 +213,21 @@ def test_a_bad_state_names_its_field(client):
     state = {**rounds.EXAMPLE["state"], "options": {"max_rounds": 0}}
     assert "state.options.max_rounds" in fields_of(post(client, "/rounds/resolve", {**rounds.EXAMPLE,
                                                                                     "state": state}))
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"stun_rounds": "d0"}, "options.stun_rounds"), ({"stun_rounds": "999d6"}, "options.stun_rounds"),
+    ({"weapon_pack": [{"name": "club", "impact_mod": "x"}]}, "options.weapon_pack.0.impact_mod"),
+    ({"initiative_tie_break": ["coin", "coin"]}, "options.initiative_tie_break.1"),
+])
+def test_bad_options_are_named(client, options, field):
+    assert field in fields_of(post(client, "/check", {"tl": 10, "options": options}))
+
+
+def test_a_weapon_pack_supplies_statistics_by_name(client):
+    state = {**rounds.EXAMPLE["state"], "options": {"weapon_pack": [{"name": "club", "impact_mod": 5,
+                                                                      "damage_type": "blunt"}]},
+             "combatants": [{**rounds.EXAMPLE["state"]["combatants"][0], "weapons": [{"name": "club", "skill": 3}]},
+                            rounds.EXAMPLE["state"]["combatants"][1]]}
+    answer = post(client, "/rounds/resolve", {**rounds.EXAMPLE, "state": state}).get_json()
+    assert answer["state"]["combatants"][0]["weapons"][0]["impact_mod"] == 5
