@@ -89,3 +89,18 @@ def test_wound_effects_follow_the_seed_table(seed):
     assert effects["head"]["serious"] == "stun" and effects["head"]["critical"] == "knockout"
     assert effects["action_penalty"] == {"light": -1, "serious": -3, "critical": -7, "mortal": None}
     assert "Action Penalty —> -1 -3 -7" in seed
+
+
+def test_every_option_of_the_rules_document_is_served_with_its_default():
+    document = SEED.parents[1] / "rules" / "war-and-combat.md"
+    if not document.exists():
+        pytest.skip("rules document not present")
+    text = document.read_text(encoding="utf-8")
+    section = text[text.index("## 10. Options"):text.index("## 11.")]
+    names = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            names |= set(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
+    assert names == set(option_specs.SPECS)
+    assert OPTIONS["no_defence_def"] == 5 and OPTIONS["max_rounds"] == 50 and OPTIONS["off_arm_penalty"] == -3
+    assert OPTIONS["initiative_tie_break"] == ["fighter_rank", "agl_mod", "coin"]
