@@ -27,7 +27,7 @@ class AbilitiesSchema(Strict):
 class WeaponSchema(Strict):
     """A weapon's statistics (ArM4 values; every bonus defaults to 0)."""
 
-    name = fields.String(validate=validate.Length(1, 40), metadata={"description": "A label."})
+    name = fields.String(allow_none=True, validate=validate.Length(1, 40), metadata={"description": "A label."})
     init = integer(-20, 20, "Weapon initiative bonus.")
     attack = integer(-20, 20, "Weapon attack bonus.")
     defence = integer(-20, 20, "Weapon defence bonus.")
