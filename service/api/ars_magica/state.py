@@ -96,4 +96,4 @@ class EncounterStateSchema(Strict):
 
 
 SCHEMAS = {"combatant": CombatantStateSchema, "declaration": DeclarationSchema, "options": OptionsSchema,
-           "state": EncounterStateSchema}
+           "state": EncounterStateSchema, "sim_options": OptionsSchema}
