@@ -169,6 +169,14 @@ class DiceSource:
             return face, True
         return self.rng.randint(first, last), False
 
+    def refuse_outside(self, first: int, last: int) -> None:
+        """Every queued face checked at once against one die's faces (a ruleset whose dice all read
+        `first`..`last` refuses a bad face even when the round never reaches it)."""
+        for queue in self._queues.values():
+            for face, path in queue:
+                if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
+                    raise RulesError(f"every die here reads {first}..{last}", path)
+
     def leftover(self, role: str, combatant: str | None = None) -> tuple | None:
         """The request path of the next face still queued for this role (None when none is left)."""
         queue = self._queues.get((combatant, role))

@@ -55,6 +55,7 @@ class Engine:
 
     def resolve(self, current: State, declarations: list[dict[str, Any]], dice: DiceSource) -> StepResult:
         """One round (COMBAT SEQUENCE); the summary carries `initiative`, `melee_order`, `missile_phases`."""
+        dice.refuse_outside(0, 9)
         work = Round(current, declarations, dice)
         phases.declarations(work)
         phases.move(work)
