@@ -10,9 +10,18 @@ from service.api.schemas import RollSchema, trace_field
 from service.rules import registry
 from service.rules.ars_magica import stress
 from service.rules.dice import DiceSource
+from service.rules.errors import RulesError
 from service.rules.trace import Step
 
 RULESET_ID = "ars-magica"
+
+
+def require_body() -> None:
+    """A POST whose fields are all optional still needs its JSON object (a missing body is refused)."""
+    from flask import request
+
+    if not request.get_data(cache=True).strip():
+        raise RulesError("a JSON object body is required", ("body",))
 
 
 def options(body: dict) -> dict[str, Any]:

@@ -90,6 +90,7 @@ EXAMPLE_ANSWER = {"initiative": 6, "attack": 11, "defence": 8, "damage": 12, "do
 @blp.doc(operationId="arsMagicaCombatant")
 def combatant_view(body: dict) -> dict:
     """A fighter's Initiative, Attack, Defence, Damage, Dodge and Soak totals, penalty and missile rate."""
+    answers.require_body()
     opts = answers.options(body)
     fighter = fighter_of(body, opts)
     found = totals.totals(fighter, opts)

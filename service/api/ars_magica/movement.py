@@ -93,6 +93,7 @@ EXAMPLE_ANSWER = {"yards_per_round": {"walk": 10, "hustle": 16, "sprint": 34, "r
 @blp.doc(operationId="arsMagicaMovement")
 def movement_post(body: dict) -> dict:
     """Yards (and metres) per round walking, hustling, sprinting and riding."""
+    answers.require_body()
     return _answer(body)
 
 
