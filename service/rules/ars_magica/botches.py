@@ -87,6 +87,7 @@ def _body(work: Round, who: str, effects: Mapping[str, Any]) -> None:
 
 def _gear(work: Round, who: str, effects: Mapping[str, Any]) -> None:
     person = work.people[who]
+    work.changed(who)
     for name, change in (effects.get("characteristics") or {}).items():
         person["characteristics"][name] = max(-10, person["characteristics"][name] + change)
     if effects.get("weapon_broken"):

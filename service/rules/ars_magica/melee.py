@@ -7,7 +7,6 @@ from typing import Any
 
 from service.rules.ars_magica import botches, to_hit, totals
 from service.rules.ars_magica.phases import initiative_roll, land, self_damage
-from service.rules.ars_magica.state import totals_of
 from service.rules.ars_magica.work import Round
 
 MELEE_ACTIONS = ("attack", "all_out_attack")
@@ -90,7 +89,7 @@ def strike(work: Round, ident: str, defended: dict[str, int]) -> None:
     if swing.defence_botches:
         botches.botch(work, target, "defence", swing.defence_botches, ident, self_damage(work))
     if swing.outcome in ("hit", "exceptional") and work.able(ident):
-        mine = totals_of(work.people[ident], work.options)
+        mine = work.totals(ident)
         weapon = totals.weapon_of(work.people[ident]["weapon"], work.options["weapon_pack"], ("weapon",))
         damage = mine.damage + work.effect(ident, "damage") + _two_weapon(work, ident, "damage")
         land(work, ident, target, damage, swing.outcome == "exceptional", d["location"],
@@ -101,7 +100,7 @@ def attack_total(work: Round, ident: str) -> int:
     """Attack total + effects + all-out +3 + two-weapon bonus and penalty + the target's "opponent +5"."""
     d = work.declared[ident]
     person = work.people[ident]
-    base = totals_of(person, work.options).attack + work.effect(ident, "attack")
+    base = work.totals(ident).attack + work.effect(ident, "attack")
     bonus = 3 if d["action"] == "all_out_attack" else 0
     return base + bonus + _two_weapon(work, ident, "attack") + work.effect(d["target"], "opponent_attack")
 
@@ -110,7 +109,7 @@ def defence_total(work: Round, target: str, defended: dict[str, int]) -> tuple[i
     """The target's defence total and whether he rolls: one roll a round (desperate defence: against each
     attack, option `desperate_defence_rolls`; two weapons defending twice: two), none in an all-out attack."""
     d = work.declared.get(target, {"action": "none", "hold_ground": False, "two_weapons": None})
-    total = totals_of(work.people[target], work.options).defence + work.effect(target, "defence")
+    total = work.totals(target).defence + work.effect(target, "defence")
     total += (6 if d["action"] == "desperate_defence" else 0) - (2 if d.get("hold_ground") else 0)
     total += _two_weapon(work, target, "defence")
     allowed = 1

@@ -16,7 +16,7 @@ def declarations(work: Round) -> None:
     """*0. Declarations*: each declaration as an event, lowest Initiative total first (option
     `declaration_order`)."""
     reverse = work.options["declaration_order"] == "highest_initiative_first"
-    keyed = sorted(work.declared.values(), key=lambda d: (totals_of(work.people[d["combatant"]], work.options)
+    keyed = sorted(work.declared.values(), key=lambda d: (work.totals(d["combatant"])
                                                           .initiative, work.order.index(d["combatant"])),
                    reverse=reverse)
     for d in keyed:
@@ -46,7 +46,7 @@ def move(work: Round) -> None:
 
 def initiative_roll(work: Round, ident: str) -> dict[str, Any]:
     """Initiative total + stress die (*3. Melee*, *2. First Missiles*: order of shots); no botch dice."""
-    total = totals_of(work.people[ident], work.options).initiative
+    total = work.totals(ident).initiative
     die = stress.roll_stress(work.dice, "initiative", 0, "botch", ident)
     return {"combatant": ident, "total": total, "roll": die.value, "value": total + die.value}
 
@@ -62,7 +62,7 @@ def missile_phase(work: Round, phase: str) -> list[str]:
         person = work.people[ident]
         if person["missile_first_round"] is None:
             person["missile_first_round"] = work.number
-        rate = totals.missile_rate(totals_of(person, work.options).initiative)
+        rate = totals.missile_rate(work.totals(ident).initiative)
         if totals.fires(rate, phase, work.number, person["missile_first_round"]):
             shooters.append(ident)
     rolls = [initiative_roll(work, ident) for ident in shooters]
@@ -80,8 +80,8 @@ def shoot(work: Round, ident: str, phase: str) -> None:
     into-melee +3."""
     d, shooter = work.declared[ident], work.people[ident]
     target = work.people[d["target"]]
-    mine = totals_of(shooter, work.options)
-    theirs = totals_of(target, work.options)
+    mine = work.totals(ident)
+    theirs = work.totals(d["target"])
     shot = to_hit.Missile(abs(exact(target["position_yd"]) - exact(shooter["position_yd"])),
                           target_movement=_pace(work, d["target"]), target_qik=target["characteristics"]["qik"],
                           target_size=target["size"],
@@ -120,7 +120,7 @@ def land(work: Round, striker: str, victim: str, damage: int, exceptional: bool,
     """A landed blow (*3. Melee*): damage roll against soak roll (armor dropped on an exceptional blow),
     body (or brawling fatigue) levels, the exceptional effect, botches of either roll."""
     target = work.people[victim]
-    soak = totals_of(target, work.options)
+    soak = work.totals(victim)
     protection = totals.protection_of(target["armor"], work.options["armor_pack"], ("armor",))
     soak_total = soak.soak - (protection if exceptional else 0)
     place = (location or "head") if exceptional else None
@@ -163,7 +163,7 @@ def self_damage(work: Round):  # type: ignore[no-untyped-def]
     """The botch entries "own damage against own soak" (*Combat Botch Result Table*)."""
     def hurt(who: str, opponent: str | None) -> None:
         if work.able(who):
-            land(work, who, who, totals_of(work.people[who], work.options).damage, False, None, False)
+            land(work, who, who, work.totals(who).damage, False, None, False)
     return hurt
 
 

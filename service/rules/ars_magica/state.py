@@ -7,7 +7,6 @@ default), so `write_state(read_state(x))` is the canonical form and a state is s
 """
 from __future__ import annotations
 
-import copy
 import math
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -57,7 +56,21 @@ def read_state(data: Mapping[str, Any], options: Mapping[str, Any], path: tuple 
 def write_state(state: State) -> dict[str, Any]:
     """The canonical JSON form of a state."""
     return {"ruleset": "ars-magica", "round": state.round, "options": dict(state.options),
-            "combatants": [copy.deepcopy(c) for c in state.combatants]}
+            "combatants": [clone(c) for c in state.combatants]}
+
+
+def clone(c: Combatant) -> Combatant:
+    """A copy of a combatant whose nested values can be changed without touching the original."""
+    out = dict(c)
+    for key in ("characteristics", "abilities"):
+        out[key] = dict(c[key])
+    for key in ("weapon", "off_hand", "armor", "shield"):
+        if isinstance(c[key], dict):
+            out[key] = dict(c[key])
+    out["engaged_with"] = list(c["engaged_with"])
+    out["effects"] = [dict(e) for e in c["effects"]]
+    out["conditions"] = list(c["conditions"])
+    return out
 
 
 def read_combatant(raw: Any, options: Mapping[str, Any], path: tuple) -> Combatant:

@@ -2,7 +2,6 @@
 makes (levels lost, effects, who leaves the fight). Events are past-tense facts; narration is elsewhere."""
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping
 
 from service.rules.ars_magica import ladders, state
@@ -16,7 +15,9 @@ class Round:
     def __init__(self, before: State, declarations: list[dict[str, Any]], dice: DiceSource):
         self.number = before.round + 1
         self.options: Mapping[str, Any] = before.options
-        self.people: dict[str, Combatant] = {c["id"]: copy.deepcopy(c) for c in before.combatants}
+        self.people: dict[str, Combatant] = {c["id"]: state.clone(c) for c in before.combatants}
+        self._totals: dict[tuple[str, str], Any] = {}
+        self._able: dict[str, bool] = {}
         self.order = [c["id"] for c in before.combatants]
         self.declared = {d["combatant"]: d for d in declarations}
         self.dice = dice
@@ -28,9 +29,24 @@ class Round:
         self.events.append(event)
         return event
 
+    def totals(self, ident: str, weapon: str = "weapon") -> Any:
+        """`ident`'s MELEE TOTALS (remembered until something about him changes: `changed`)."""
+        key = (ident, weapon)
+        if key not in self._totals:
+            self._totals[key] = state.totals_of(self.people[ident], self.options, weapon)
+        return self._totals[key]
+
+    def changed(self, ident: str) -> None:
+        """Forget `ident`'s remembered totals (levels, characteristics or gear changed)."""
+        self._able.pop(ident, None)
+        self._totals.pop((ident, "weapon"), None)
+        self._totals.pop((ident, "off_hand"), None)
+
     def able(self, ident: str) -> bool:
-        """Whether `ident` can still act."""
-        return state.able(self.people[ident], self.options)
+        """Whether `ident` can still act (remembered until `changed`)."""
+        if ident not in self._able:
+            self._able[ident] = state.able(self.people[ident], self.options)
+        return self._able[ident]
 
     def action(self, ident: str) -> str:
         """What `ident` declared this round ("none" when nothing)."""
@@ -51,8 +67,10 @@ class Round:
         if body <= 0 and fatigue <= 0:
             return
         person, was = self.people[ident], self.able(ident)
+        self.changed(ident)
         person["body_levels_lost"] = min(100, person["body_levels_lost"] + max(body, 0))
         person["fatigue_levels_lost"] = min(100, person["fatigue_levels_lost"] + max(fatigue, 0))
+        self.changed(ident)
         body_ladder = ladders.body_ladder(self.options, person["size"])
         self.emit("levels_lost", combatant=ident, body_levels=max(body, 0), fatigue_levels=max(fatigue, 0),
                   cause=cause, body_level=ladders.level_name(body_ladder, person["body_levels_lost"]),
