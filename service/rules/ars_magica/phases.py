@@ -133,7 +133,8 @@ def land(work: Round, striker: str, victim: str, damage: int, exceptional: bool,
     if exceptional and blow.effect is not None:
         work.emit("exceptional_blow", combatant=striker, target=victim, location=place, severity=blow.severity,
                   effect=blow.effect)
-        exceptional_effect(work, victim, blow.effect)
+        if work.able(victim):
+            exceptional_effect(work, victim, blow.effect)
     if blow.damage_die.botched:
         botches.botch(work, striker, "damage", blow.damage_die.botches, victim, self_damage(work))
     if blow.soak_die.botched:
