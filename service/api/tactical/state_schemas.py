@@ -12,7 +12,7 @@ from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.api.tactical.damage_schemas import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES
-from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS
+from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS, TARGET_POLICIES
 
 BIG = 10_000
 
@@ -166,6 +166,12 @@ class DeclarationSchema(Strict):
     combatant = fields.String(required=True, validate=validate.Length(1, 64))
     action = fields.String(validate=validate.OneOf(ACTIONS))
     target = fields.String(allow_none=True, validate=validate.Length(1, 64))
+    target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
+        "description": "Whom an attack, charge or shot strikes when it resolves: `declared` (default) the "
+                       "`target`, lost if he fell earlier this CS; `first-standing` the first foe (another "
+                       "side, encounter order) still standing then; `random-standing` one of them at random "
+                       "from the segment's seed. With a policy other than `declared`, `target` may be left out.",
+        "example": "first-standing"})
     weapon = fields.Raw(metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
                                             {"type": "string", "maxLength": 64}],
                                   "description": "Weapon index or name (default 0)."})

@@ -17,6 +17,7 @@ from service.rules.rounding import exact
 
 ACTIONS = ("attack", "missile", "move", "defend", "desperate_defence", "all_out_prepare", "all_out_attack", "cast",
            "none")
+ROLES = ("initiative", "attack", "defence", "damage", "soak", "botch", "botch_index", "missile", "fatigue", "cast")
 TARGETED = ("attack", "missile", "all_out_attack")
 TWO_WEAPONS = ("attack_twice", "attack_and_defend", "defend_twice")
 
@@ -55,7 +56,7 @@ class Engine:
 
     def resolve(self, current: State, declarations: list[dict[str, Any]], dice: DiceSource) -> StepResult:
         """One round (COMBAT SEQUENCE); the summary carries `initiative`, `melee_order`, `missile_phases`."""
-        dice.refuse_outside(0, 9)
+        dice.check_queues({role: 10 for role in ROLES}, combatants=[c["id"] for c in current.combatants], first=0)
         work = Round(current, declarations, dice)
         phases.declarations(work)
         phases.move(work)

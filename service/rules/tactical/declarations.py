@@ -2,7 +2,8 @@
 
 Seed: "Declarations: Character Actions", "Acting Out of Turn: Wait Actions", "A Word about Defenses",
 "Opportunity Actions" and "Reprisal". A combatant may declare one action per action it has this CS;
-with fewer declarations than actions the last one is repeated (Referee ruling).
+with fewer declarations than actions the last one is repeated (Referee ruling). An attack names its
+target, or a `target_policy` that picks the foe when the action resolves (see `segment.strike_target`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from service.rules.tactical.combat_state import ATTACKS, EncounterState
 ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other")
 DEFENCES = ("best", "dodge", "parry", "none")
 REPRISALS = ("attack", "disengage", "none")
+TARGET_POLICIES = ("declared", "first-standing", "random-standing")
+STRIKES = ("attack", "charge", "fire")
 MAX_DECLARATIONS = 400
 
 
@@ -33,6 +36,7 @@ class Declaration:
     combatant: str
     action: str
     target: str | None = None
+    target_policy: str = "declared"
     weapon: int = 0
     attack: str | None = None
     to: tuple[float, float] | None = None
@@ -63,15 +67,16 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
     if action not in ACTIONS:
         raise RulesError(f"action must be one of {list(ACTIONS)}", (*path, "action"))
     target = raw.get("target")
+    policy = _choice(raw, "target_policy", path, "declared", TARGET_POLICIES)
     if target is not None:
         _combatant(state, target, (*path, "target"))
         if target == who:
             raise RulesError("a combatant cannot target himself", (*path, "target"))
-    elif action in ("attack", "charge", "fire"):
-        raise RulesError(f"a {action} needs a target", (*path, "target"))
+    elif action in STRIKES and policy == "declared":
+        raise RulesError(f"a {action} needs a target (or a target_policy)", (*path, "target"))
     weapon = _weapon(state, who, raw.get("weapon", 0), (*path, "weapon"))
     return Declaration(
-        combatant=who, action=action, target=target, weapon=weapon,
+        combatant=who, action=action, target=target, target_policy=policy, weapon=weapon,
         attack=_choice(raw, "attack", path, None, ATTACKS), to=_point(raw.get("to"), (*path, "to")),
         rate=_rate(raw.get("rate", 1), (*path, "rate")),
         defence=_choice(raw, "defence", path, "best", DEFENCES),

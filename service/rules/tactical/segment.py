@@ -7,13 +7,13 @@ section 17 lists the steps. Same state, same declarations and same seed give the
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.rules.errors import OutOfRange, RulesError
 from service.rules.tactical import initiative, ranged
 from service.rules.tactical.board import Board, can_initiate, pain_now
-from service.rules.tactical.combat_state import EncounterState
+from service.rules.tactical.combat_state import Combatant, EncounterState
 from service.rules.tactical.declarations import Declaration, read_declarations
 from service.rules.tactical.events import (ActionDeclared, ActionLost, InitiativeRolled, SegmentBegan, SegmentEnded,
                                            TaskWorked)
@@ -105,10 +105,12 @@ def _resolve(board: Board, who: str, number: int) -> None:
         reason = f"{person.status}" if not person.standing else f"held by surprise ({person.surprise.state})"
         board.emit(ActionLost(who, reason))
         return
-    target = board.people[declaration.target or ""]
-    if not target.standing and target.status == "dead":
-        board.emit(ActionLost(who, f"{target.id} is already dead"))
+    target_id, lost = strike_target(board, declaration)
+    if target_id is None:
+        board.emit(ActionLost(who, lost))
         return
+    declaration = replace(declaration, target=target_id)
+    target = board.people[target_id]
     if declaration.action == "fire":
         _fire(board, declaration)
         return
@@ -118,6 +120,34 @@ def _resolve(board: Board, who: str, number: int) -> None:
         return
     attack = declaration.attack or person.weapons[declaration.weapon].attack
     resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee"))
+
+
+def strike_target(board: Board, declaration: Declaration) -> tuple[str | None, str]:
+    """Whom a declared attack, charge or shot strikes when it resolves, or (None, why it is lost).
+
+    Referee ruling on a foe who falls before the blow ("Declarations: Character Actions" leaves it open):
+    `declared` strikes the named foe; if he has fallen (unconscious, collapsed, dead) since the CS began
+    the action is lost, while a foe already down when it began may be struck on purpose (never a dead
+    one). `first-standing` strikes the first foe (another side, in the encounter's order) still standing
+    at that moment; `random-standing` one of them drawn from the segment's seeded dice.
+    """
+    if declaration.target_policy == "declared":
+        target = board.people[declaration.target or ""]
+        if target.status == "dead":
+            return None, f"{target.id} is already dead"
+        if not target.standing and target.id not in board.down_at_start:
+            return None, f"{target.id} fell before the blow"
+        return target.id, ""
+    foes = [c.id for c in board.people.values() if c.standing and _foes(board.people[declaration.combatant], c)]
+    if not foes:
+        return None, "no foe left standing"
+    if declaration.target_policy == "first-standing":
+        return foes[0], ""
+    return foes[board.rng.randrange(len(foes))], ""
+
+
+def _foes(one: Combatant, other: Combatant) -> bool:
+    return one.id != other.id and (one.side != other.side or not one.side)
 
 
 def _work(board: Board, declaration: Declaration) -> None:

@@ -1,0 +1,128 @@
+"""/v1/smoting calculators: check, to-hit, damage, attack, injury, combatant, movement (smoting.md 12)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+
+from service.api.blueprint import Blueprint
+from service.api.caching import cacheable
+from service.api.smoting import calculator_schemas as s
+from service.api.smoting.common import chance, odds, text
+from service.rules.dice import DiceSource
+from service.rules.smoting import RULESET
+from service.rules.smoting import calculators as calc
+from service.rules.smoting import combatant as fighter
+
+blp = Blueprint("smoting", __name__, description="Smoting thy Enemy (seed 003): d6 success pools, damage "
+                                                   "and ranks, injuries, movement.")
+
+
+def _options(body: dict[str, Any]) -> dict[str, Any]:
+    return RULESET.read_options(body.get("options"))
+
+
+def _dice(body: dict[str, Any]) -> DiceSource | None:
+    if body.get("seed") is None and not body.get("rolls"):
+        return None
+    return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (body.get("rolls") or {}).items()
+                                                        if v is not None})
+
+
+def _answer(found: dict[str, Any], dice: DiceSource | None) -> dict[str, Any]:
+    out = {k: v for k, v in found.items() if k not in ("odds", "chance", "trace")}
+    if "chance" in found:
+        out.update(chance(*found["chance"]))
+    for name, (values, exact) in found.get("odds", {}).items():
+        out.update(odds(values, exact, name))
+    if "expected_successes" in out:
+        value = out["expected_successes"]
+        out.update(expected_successes=float(value), expected_successes_exact=text(value))
+    out.update(dice=[] if dice is None else dice.dice(), seed=None if dice is None else dice.seed,
+               trace=[step.as_dict() for step in found["trace"]])
+    return out
+
+
+def _run(function: Any, body: dict[str, Any]) -> dict[str, Any]:
+    dice = _dice(body)
+    return _answer(function(body, _options(body), dice), dice)
+
+
+def _op(name: str, schema_in: Any, schema_out: Any):
+    def decorate(view):
+        view = blp.alt_response(422, response="UNPROCESSABLE_ENTITY")(view)
+        view = blp.response(200, schema_out, example=getattr(schema_out, "EXAMPLE", None))(view)
+        view = blp.arguments(schema_in, example=getattr(schema_in, "EXAMPLE", None))(view)
+        return blp.doc(operationId=name)(view)
+    return decorate
+
+
+@blp.route("/check", methods=["POST"])
+@_op("smotingCheck", s.CheckRequestSchema, s.CheckSchema)
+def check(body: dict) -> dict:
+    """Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll."""
+    return _run(calc.check, body)
+
+
+@blp.route("/to-hit", methods=["POST"])
+@_op("smotingToHit", s.ToHitRequestSchema, s.ToHitSchema)
+def to_hit(body: dict) -> dict:
+    """The chance an attack pool lands against dodge, parry or a live defence pool."""
+    return _run(calc.hit, body)
+
+
+@blp.route("/damage", methods=["POST"])
+@_op("smotingDamage", s.DamageRequestSchema, s.DamageSchema)
+def damage(body: dict) -> dict:
+    """A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands."""
+    return _run(calc.damage, body)
+
+
+@blp.route("/attack", methods=["POST"])
+@_op("smotingAttack", s.AttackRequestSchema, s.AttackSchema)
+def attack(body: dict) -> dict:
+    """One whole attack, from the attack pool to the damage band."""
+    return _run(calc.attack, body)
+
+
+@blp.route("/injury", methods=["POST"])
+@_op("smotingInjury", s.InjuryRequestSchema, s.InjurySchema)
+def injury(body: dict) -> dict:
+    """Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow)."""
+    return _run(calc.injury, body)
+
+
+@blp.route("/combatant", methods=["POST"])
+@_op("smotingCombatant", s.CombatantRequestSchema, s.CombatantSchema)
+def combatant(body: dict) -> dict:
+    """Derived values: action dice, soak dice, thresholds, defeats to out of action, crossover."""
+    found = fighter.derived(body, _options(body))
+    return {**found, "trace": [{"rule": "Ranks.", "detail": "derived from ranks, bonuses and group", "value": None}]}
+
+
+def _movement(body: dict) -> dict[str, Any]:
+    found = calc.movement(body, _options(body))
+    needed, success = found["battle"]
+    out: dict[str, Any] = {"pool": found["pool"], **odds(found["zone"], True, "zone_move"),
+                           "battle_move": {"roll_needed": needed, "success": float(success)},
+                           "battle_move_exact": {"success": text(success)}, "zones_per_round": body.get("mr", 1)}
+    for name, value in found["speeds"].items():
+        out.update({name: float(value), f"{name}_exact": text(value)})
+    return {**out, "trace": [step.as_dict() for step in found["trace"]]}
+
+
+@blp.route("/movement", methods=["POST"])
+@_op("smotingMovement", s.MovementRequestSchema, s.MovementSchema)
+def movement(body: dict) -> dict:
+    """Zone and battle move odds for a mover, and its speed in metres and km/h."""
+    return _movement(body)
+
+
+@blp.route("/movement", methods=["GET"])
+@blp.arguments(s.MovementQuerySchema, location="query")
+@blp.response(200, s.MovementSchema)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(operationId="smotingMovementQuery")
+def movement_query(query: dict) -> Response:
+    """Zone and battle move odds and speed, from query parameters (default options)."""
+    return cacheable(_movement(query))
