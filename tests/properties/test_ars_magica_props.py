@@ -6,7 +6,8 @@ import math
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.rules import registry
 from service.rules.ars_magica import checks, damage, stress, to_hit

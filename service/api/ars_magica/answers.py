@@ -2,7 +2,8 @@
 refused beyond use, assumptions and the trace."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from marshmallow import Schema, fields
 

@@ -6,8 +6,14 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import Strict, choice, flag, integer, options_field
-from service.api.ars_magica.gear import (AbilitiesSchema, ArmorSchema, CharacteristicsSchema, PackOr, ShieldSchema,
-                                         WeaponSchema)
+from service.api.ars_magica.gear import (
+    AbilitiesSchema,
+    ArmorSchema,
+    CharacteristicsSchema,
+    PackOr,
+    ShieldSchema,
+    WeaponSchema,
+)
 from service.api.blueprint import Blueprint
 from service.api.schemas import trace_field
 from service.rules.ars_magica import ladders, totals

@@ -3,8 +3,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.ars_magica.state import (EXAMPLE_COMBATANT, EXAMPLE_DECLARATION, EXAMPLE_FOE, DeclarationSchema,
-                                          EncounterStateSchema)
+from service.api.ars_magica.state import (
+    EXAMPLE_COMBATANT,
+    EXAMPLE_DECLARATION,
+    EXAMPLE_FOE,
+    DeclarationSchema,
+    EncounterStateSchema,
+)
 from service.api.blueprint import Blueprint
 from service.api.rounds import RoundRequestBase, RoundResponseBase, resolve_round
 

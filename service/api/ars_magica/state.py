@@ -6,7 +6,14 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.ars_magica.common import OptionsSchema, Strict, choice, flag, integer
-from service.api.ars_magica.gear import AbilitiesSchema, ArmorSchema, CharacteristicsSchema, PackOr, ShieldSchema, WeaponSchema
+from service.api.ars_magica.gear import (
+    AbilitiesSchema,
+    ArmorSchema,
+    CharacteristicsSchema,
+    PackOr,
+    ShieldSchema,
+    WeaponSchema,
+)
 from service.api.schemas import JsonFloat, JsonInteger
 from service.rules.ars_magica.engine import ACTIONS, TWO_WEAPONS
 from service.rules.ars_magica.options import LOCATIONS

@@ -3,7 +3,8 @@ die whose 0 counts 10 and cannot botch, the highest entry at or below it; severa
 option `multiple_botches`) and the mechanical effects the round engine applies (option `botch_effects`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from service.rules.ars_magica import tables
 from service.rules.ars_magica.work import Round

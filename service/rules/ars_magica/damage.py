@@ -3,10 +3,11 @@ fraction; exceptional blows (EXCEPTIONAL BLOW TABLE), all-out attacks (*All-out 
 (*Brawling*), exactly and rolled."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.ars_magica import stress
 from service.rules.ars_magica.stress import Rolled

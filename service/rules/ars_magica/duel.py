@@ -4,7 +4,8 @@ often the initiative winner wins the round)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.ars_magica import ladders, state
 from service.rules.ars_magica.engine import ENGINE

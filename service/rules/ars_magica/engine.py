@@ -2,7 +2,9 @@
 missiles, magic, fatigue - one round from a state, checked declarations and a DiceSource."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+import math
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.ars_magica import phases, state
 from service.rules.ars_magica.melee import melee
@@ -91,7 +93,7 @@ def _canonical(raw: Any, where: tuple) -> dict[str, Any]:
     if action not in ACTIONS:
         raise RulesError(f"must be one of {list(ACTIONS)}", (*where, "action"))
     move = raw.get("move_yd", 0)
-    if isinstance(move, bool) or not isinstance(move, (int, float)) or move != move or abs(move) > 1000:
+    if isinstance(move, bool) or not isinstance(move, (int, float)) or not math.isfinite(move) or abs(move) > 1000:
         raise RulesError("must be a number of yards between -1000 and 1000", (*where, "move_yd"))
     two = raw.get("two_weapons")
     if two is not None and two not in TWO_WEAPONS:
@@ -120,9 +122,9 @@ def _possible(d: dict[str, Any], who: dict[str, Any], people: dict, current: Sta
     acting = d["action"] not in ("none", "move")
     if acting and not state.able(who, options):
         raise RulesError(f"{who['id']} cannot act ({state.status(who, options)})", (*where, "action"))
-    if d["action"] in TARGETED or d["target"] is not None:
-        if d["target"] not in people or d["target"] == d["combatant"]:
-            raise RulesError("a target is another combatant of this state", (*where, "target"))
+    if (d["action"] in TARGETED or d["target"] is not None) and (
+            d["target"] not in people or d["target"] == d["combatant"]):
+        raise RulesError("a target is another combatant of this state", (*where, "target"))
     if d["action"] == "all_out_attack" and who["stance"] != "all_out_ready":
         raise RulesError("an all-out attack needs a preparing round first (all_out_prepare)", (*where, "action"))
     if d["action"] == "missile" and not _missile(who, options):

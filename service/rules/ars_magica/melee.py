@@ -99,7 +99,6 @@ def strike(work: Round, ident: str, defended: dict[str, int]) -> None:
 def attack_total(work: Round, ident: str) -> int:
     """Attack total + effects + all-out +3 + two-weapon bonus and penalty + the target's "opponent +5"."""
     d = work.declared[ident]
-    person = work.people[ident]
     base = work.totals(ident).attack + work.effect(ident, "attack")
     bonus = 3 if d["action"] == "all_out_attack" else 0
     return base + bonus + _two_weapon(work, ident, "attack") + work.effect(d["target"], "opponent_attack")

@@ -5,7 +5,8 @@ value is the whole table (send the whole table to override it).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.ars_magica import tables
 from service.rules.ars_magica.ladders import read_ladder

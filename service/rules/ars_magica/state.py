@@ -8,8 +8,9 @@ default), so `write_state(read_state(x))` is the canonical form and a state is s
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.ars_magica import ladders, totals
 from service.rules.ars_magica.totals import ABILITIES, CHARACTERISTICS

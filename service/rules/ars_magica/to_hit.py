@@ -3,10 +3,11 @@
 with exceptional blows and botch odds, exactly; and the same rolled with a DiceSource."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.ars_magica import stress, tables
 from service.rules.ars_magica.stress import Rolled

@@ -2,7 +2,8 @@
 makes (levels lost, effects, who leaves the fight). Events are past-tense facts; narration is elsewhere."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.ars_magica import ladders, state
 from service.rules.ars_magica.state import Combatant, State
