@@ -30,9 +30,12 @@ def melee(work: Round) -> tuple[list[dict[str, Any]], list[str]]:
     defended: dict[str, int] = {}
     made = []
     for ident in order:
-        if work.able(ident) and work.able(work.declared[ident]["target"]) and not work.effect(ident, "skip_attack"):
-            strike(work, ident, defended)
-            made.append(ident)
+        hands = ("weapon", "off_hand") if work.declared[ident].get("two_weapons") == "attack_twice" else ("weapon",)
+        for hand in hands:
+            if work.able(ident) and work.able(work.declared[ident]["target"]) and not work.effect(ident,
+                                                                                                  "skip_attack"):
+                strike(work, ident, defended, hand)
+                made.append(ident)
     return ranked, made
 
 
@@ -69,18 +72,20 @@ def _winner(work: Round, a: str, b: str, rolls: dict[str, dict[str, Any]]) -> st
     return a if work.order.index(a) < work.order.index(b) else b
 
 
-def strike(work: Round, ident: str, defended: dict[str, int]) -> None:
-    """One melee attack: attack roll against the target's defence roll (his first of the round) or total."""
+def strike(work: Round, ident: str, defended: dict[str, int], hand: str = "weapon") -> None:
+    """One melee attack: attack roll against the target's defence roll (his first of the round) or total;
+    `hand` is `off_hand` for the second attack of *Two weapons* (attack twice)."""
     d = work.declared[ident]
     target = d["target"]
-    attack = attack_total(work, ident)
+    attack = attack_total(work, ident, hand)
     defence, mode = defence_total(work, target, defended)
     n = work.options["botch_dice"]
     swing = to_hit.roll_melee(attack, defence, mode, {"attack": n, "defence": n}, work.options, work.dice, ident,
                               target, ("attack", "botch", "defence", "botch"))
     work.engage(ident, target)
-    work.emit("attack_rolled", combatant=ident, target=target, attack_total=attack, attack_roll=swing.attack_roll,
-              defence_total=defence, defence_mode=mode, margin=swing.margin, outcome=swing.outcome)
+    work.emit("attack_rolled", combatant=ident, target=target, hand=hand, attack_total=attack,
+              attack_roll=swing.attack_roll, defence_total=defence, defence_mode=mode, margin=swing.margin,
+              outcome=swing.outcome)
     if swing.defence_die is not None:
         work.emit("defence_rolled", combatant=target, attacker=ident, defence_total=defence,
                   defence_roll=swing.defence_roll)
@@ -89,19 +94,19 @@ def strike(work: Round, ident: str, defended: dict[str, int]) -> None:
     if swing.defence_botches:
         botches.botch(work, target, "defence", swing.defence_botches, ident, self_damage(work))
     if swing.outcome in ("hit", "exceptional") and work.able(ident):
-        mine = work.totals(ident)
-        weapon = totals.weapon_of(work.people[ident]["weapon"], work.options["weapon_pack"], ("weapon",))
-        damage = mine.damage + work.effect(ident, "damage") + _two_weapon(work, ident, "damage")
+        mine = work.totals(ident, hand)
+        weapon = totals.weapon_of(work.people[ident][hand], work.options["weapon_pack"], (hand,))
+        damage = mine.damage + work.effect(ident, "damage") + _two_weapon(work, ident, "damage", hand)
         land(work, ident, target, damage, swing.outcome == "exceptional", d["location"],
              d["action"] == "all_out_attack", brawling=weapon.name in ("unarmed", "brawling"))
 
 
-def attack_total(work: Round, ident: str) -> int:
+def attack_total(work: Round, ident: str, hand: str = "weapon") -> int:
     """Attack total + effects + all-out +3 + two-weapon bonus and penalty + the target's "opponent +5"."""
     d = work.declared[ident]
-    base = work.totals(ident).attack + work.effect(ident, "attack")
+    base = work.totals(ident, hand).attack + work.effect(ident, "attack")
     bonus = 3 if d["action"] == "all_out_attack" else 0
-    return base + bonus + _two_weapon(work, ident, "attack") + work.effect(d["target"], "opponent_attack")
+    return base + bonus + _two_weapon(work, ident, "attack", hand) + work.effect(d["target"], "opponent_attack")
 
 
 def defence_total(work: Round, target: str, defended: dict[str, int]) -> tuple[int, str]:
@@ -123,7 +128,7 @@ def defence_total(work: Round, target: str, defended: dict[str, int]) -> tuple[i
     return total, "roll" if used < allowed else "total"
 
 
-def _two_weapon(work: Round, ident: str, total: str) -> int:
+def _two_weapon(work: Round, ident: str, total: str, hand: str = "weapon") -> int:
     d = work.declared.get(ident)
     person = work.people[ident]
     if d is None or not d.get("two_weapons") or person["off_hand"] is None:
@@ -133,8 +138,8 @@ def _two_weapon(work: Round, ident: str, total: str) -> int:
     off = totals.weapon_of(person["off_hand"], pack, ("off_hand",))
     adjust = totals.two_weapon_adjustments(d["two_weapons"], main, off, person["ambidextrous"]) or {}
     penalty = 0
+    off_hand = hand == "off_hand" or (total == "defence" and d["two_weapons"] == "attack_and_defend")
     if total in work.options["two_weapon_penalties_on"]:
-        penalty = adjust["off_penalty"] if total == "defence" and d["two_weapons"] == "attack_and_defend" \
-            else adjust["main_penalty"]
+        penalty = adjust["off_penalty"] if off_hand else adjust["main_penalty"]
     bonus = {"attack": adjust["attack_bonus"], "defence": adjust["defence_bonus"]}.get(total, 0)
     return bonus + penalty

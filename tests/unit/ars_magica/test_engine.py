@@ -178,3 +178,14 @@ def test_every_die_is_recorded():
         ENGINE.read_state(state(KNIGHT, BRUTE)), FIGHT), dice)
     roles = {r["role"] for r in dice.dice()}
     assert {"initiative", "attack", "defence"} <= roles
+
+
+def test_two_weapons_attack_twice_with_each_hand_and_its_penalty():
+    twin = dict(KNIGHT, weapon="shortsword", off_hand="shortsword")
+    declared = [{"combatant": "knight", "action": "attack", "target": "brute", "two_weapons": "attack_twice"}]
+    step = resolve_once("ars-magica", state(twin, BRUTE), declared, 8)
+    swings = [e for e in step.events if e["type"] == "attack_rolled"]
+    assert [s["hand"] for s in swings] == ["weapon", "off_hand"]
+    base = 2 + 5 + 2  # Dex + skill + shortsword attack
+    assert [s["attack_total"] for s in swings] == [base - 1, base - 3]
+    assert [s["defence_mode"] for s in swings] == ["roll", "total"]
