@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 NPM := $(shell command -v npm 2>/dev/null)
 
-.PHONY: install run test bench spec clean node-tools vendor-docs
+.PHONY: install run test bench bench-differential spec clean node-tools vendor-docs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ vendor-docs: node-tools
 bench: install
 	command -v wrk >/dev/null || apt-get install -y -q wrk
 	$(PY) -m tests.perf.run_bench
+	$(MAKE) bench-differential
+
+# The engine against the Combat Segment resolver at 5,000 vs 200,000 fights per matchup (a few minutes).
+bench-differential: install
+	$(PY) -m tests.perf.sim_differential
 
 spec: install
 	$(PY) -m service spec > openapi.yaml
