@@ -22,11 +22,13 @@ class Duel:
     def read_matchup(self, data: Mapping[str, Any], path: tuple = ()) -> State:
         """A matchup's starting state (combatants in the encounter format, each with its side)."""
         people = [{**e.combatant, "side": e.side} for e in entries(data, path)]
-        return ENGINE.read_state({"combatants": people, "options": data.get("options")}, path)
+        return ENGINE.read_state({"combatants": people, "options": data.get("options"),
+                                  "round": data.get("round", 0)}, path)
 
     def start(self, matchup: State) -> State:
-        """Fights begin at round 0 from the matchup's combatants."""
-        return State(0, matchup.options, matchup.combatants)
+        """Fights begin from the matchup's combatants at its round (a stored encounter's round, when the
+        matchup carries one, keeps timed effects and missile schedules in step; else 0)."""
+        return State(matchup.round, matchup.options, matchup.combatants)
 
     def declare(self, matchup: State, current: State, rng: random.Random) -> list[dict[str, Any]]:
         """Each able fighter attacks (or shoots) the first able foe it is engaged with, else the first able foe."""
