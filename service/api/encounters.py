@@ -63,7 +63,7 @@ CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
 @documented(422, 503, secured=False)
 def create(body: dict) -> tuple[dict, int, dict]:
     """Start an encounter; the answer carries its token (keep it: it is shown once)."""
-    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"])
+    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"], body["state"])
     return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
 
 

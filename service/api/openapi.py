@@ -54,7 +54,8 @@ class RefereeConverter(OpenAPIConverter):
     def schema2jsonschema(self, schema: Any) -> dict:
         if isinstance(schema, PayloadSchema) or (isinstance(schema, type) and issubclass(schema, PayloadSchema)):
             refs = [self.resolve_nested_schema(cls) for cls in schema_classes(schema.payload_kind)]
-            return {"type": "object", "description": (schema.__doc__ or "").strip(), "oneOf": refs}
+            described = {"type": "object", "description": (schema.__doc__ or "").strip()}
+            return {**described, "oneOf": refs} if refs else described
         return super().schema2jsonschema(schema)
 
 

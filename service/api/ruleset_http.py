@@ -2,7 +2,8 @@
 
 `service.api.<package>.SCHEMAS` maps a payload kind to the marshmallow schema of that ruleset's shape:
 `combatant`, `declaration`, `options` (encounter options), `state`, and optionally `sim_options`
-(a simulation's `matchup.options`, when they differ from the encounter's). An encounter or simulation
+(a simulation's `matchup.options`, when they differ from the encounter's) and `setup` (the rest of an
+encounter's first state, sent as `state` when it is created: zones, surprise, ...). An encounter or simulation
 body carries these payloads as plain objects (`PayloadSchema`); once the ruleset is known, the view
 loads each through its ruleset's schema, so every bad field is named at once, before the ruleset's
 engine checks what depends on the encounter. The spec documents each payload as a `oneOf` of every
@@ -18,7 +19,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, validate
 
 from service.rules import registry
 
-KINDS = ("combatant", "declaration", "options", "state", "sim_options")
+KINDS = ("combatant", "declaration", "options", "state", "sim_options", "setup")
 
 
 class PayloadSchema(Schema):

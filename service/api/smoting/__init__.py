@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 from service.api.blueprint import Blueprint
+from service.api.smoting.common import SmotingOptionsSchema
+from service.api.smoting.state_schemas import CombatantSchema, DeclarationSchema, SetupSchema, StateSchema
+
+SCHEMAS = {"combatant": CombatantSchema, "declaration": DeclarationSchema, "options": SmotingOptionsSchema,
+           "state": StateSchema, "setup": SetupSchema}
 
 
 def blueprints() -> list[Blueprint]:
     """The smoting calculator and round-resolver blueprints."""
-    from service.api.smoting.calculators import blp
+    from service.api.smoting.calculators import blp as calculators
+    from service.api.smoting.rounds import blp as rounds
 
-    found = [blp]
-    try:
-        from service.api.smoting.rounds import blp as rounds
-    except ImportError:
-        return found
-    return [*found, rounds]
+    return [calculators, rounds]
