@@ -112,7 +112,7 @@ class Engine:
 
     def resolve(self, state: State, declarations: list[dict[str, Any]], dice: DiceSource) -> StepResult:
         """One round (smoting.md section 8)."""
-        people = {c["id"]: copy.deepcopy(dict(c)) for c in state.combatants}
+        people = {c["id"]: fighters.copy_of(c) for c in state.combatants}
         surprise = state.round == 0 and bool(state.surprise)
         board = Board(people, list(people), dict(state.options), {z["id"]: z for z in state.zones}, dice,
                       {i for i, c in people.items() if c["side"] in state.surprise} if surprise else set())

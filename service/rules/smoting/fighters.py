@@ -150,3 +150,14 @@ def active(fighter: Mapping[str, Any]) -> bool:
     """Still in the fight: not out of action, killed or crushed (seed *OoA and KIA*, *CRUSHED*)."""
     flags = fighter["flags"]
     return not (flags["ooa"] or flags["kia"] or flags["crushed"])
+
+
+def copy_of(fighter: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy the round may change (nested objects copied one level down, as read() builds them)."""
+    out = dict(fighter)
+    for key in ("attributes", "xposures", "weapon", "flags"):
+        out[key] = dict(fighter[key])
+    out["engaged_with"] = list(fighter["engaged_with"])
+    for key in ("shield", "defence_pool"):
+        out[key] = None if fighter[key] is None else dict(fighter[key])
+    return out
