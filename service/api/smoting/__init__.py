@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from service.api.blueprint import Blueprint
 from service.api.smoting.common import SmotingOptionsSchema
+from service.api.smoting.event_schemas import EVENT_SCHEMAS
 from service.api.smoting.state_schemas import CombatantSchema, DeclarationSchema, SetupSchema, StateSchema
 
 SCHEMAS = {"combatant": CombatantSchema, "declaration": DeclarationSchema, "options": SmotingOptionsSchema,
            "state": StateSchema, "setup": SetupSchema}
+__all__ = ["EVENT_SCHEMAS", "SCHEMAS", "blueprints"]
 
 
 def blueprints() -> list[Blueprint]:

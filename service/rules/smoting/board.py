@@ -48,8 +48,8 @@ class Board:
     events: list[dict[str, Any]] = field(default_factory=list)
     crossings: dict[frozenset, int] = field(default_factory=dict)
 
-    def emit(self, kind: str, **fields_: Any) -> None:
-        self.events.append({"seq": len(self.events) + 1, "type": kind, **fields_})
+    def emit(self, event_type: str, /, **fields_: Any) -> None:
+        self.events.append({"seq": len(self.events) + 1, "type": event_type, **fields_})
 
     def pool(self, role: str, n: int, who: str | None) -> tuple[list[int], int]:
         return pools.roll(self.dice, role, n, self.options["success_min"], self.options["explode"], who)

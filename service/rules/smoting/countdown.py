@@ -183,7 +183,7 @@ def release(board: Board, actor: str, declarations: Mapping[str, Any]) -> list[d
             continue
         die, hand.held = hand.held, None
         declared = declarations.get(ident, {})
-        board.emit("called", combatant=ident, die=die, held=True)
+        board.emit("called", combatant=ident, die=die, held=die)
         if declared.get("target"):
             out.append(attack(board, ident, die, declared, declarations, "held_action"))
         else:

@@ -90,3 +90,13 @@ def test_an_encounter_refuses_a_bad_first_state(client):
     sneaky = client.post("/v1/encounters", json={"ruleset": "smoting", "combatants": EXAMPLE["state"]["combatants"],
                                                  "state": {"round": 4}})
     assert sneaky.status_code == 422
+
+
+def test_every_event_of_a_round_has_a_typed_schema(client):
+    from service.api.smoting import EVENT_SCHEMAS
+
+    answer = resolve(client, EXAMPLE).get_json()
+    for event in answer["events"]:
+        assert event["type"] in EVENT_SCHEMAS, event
+        assert set(event) <= set(EVENT_SCHEMAS[event["type"]]().fields), event
+        assert not EVENT_SCHEMAS[event["type"]]().validate(event), event
