@@ -22,7 +22,7 @@ SHAPES = {
     "attack_rolled": ("combatant", "target", "dice", "faces", "successes", "net"),
     "hit": ("combatant", "target", "extra_successes"),
     "damage_rolled": ("combatant", "target", "dice", "faces", "damage"),
-    "soaked": ("combatant", "dice", "soaked"), "stunned": ("combatant",), "stun_removed": ("combatant", "by"),
+    "soaked": ("combatant", "dice", "faces", "soaked"), "tie_broken": ("combatant", "tied", "die"), "stunned": ("combatant",), "stun_removed": ("combatant", "by"),
     "rank_lost": ("combatant", "domain", "cause"), "crossover": ("combatant", "domain"),
     "trauma": ("combatant", "damage", "killing_blow"),
     "injury": ("combatant", "faces", "location", "shift", "effect_roll", "effect"),
@@ -37,6 +37,9 @@ def _field(name: str) -> fields.Field:
     meta = {"description": TEXT.get(name, name)}
     if name == "faces":
         return fields.List(JsonInteger(), metadata=meta)
+    if name == "tied":
+        return fields.List(fields.String(), metadata={"description": "The combatants tied, in state order; the "
+                                                                     "`tie_break` die picks one."})
     if name in INTS:
         return JsonInteger(allow_none=True, metadata=meta)
     if name == "killing_blow":

@@ -62,6 +62,7 @@ def pick(board: Board, candidates: list[str]) -> str:
     if len(tied) == 1 or board.options["tie_break"] == "state_order":
         return tied[0]
     face = board.dice.roll("tie_break", 1, len(tied)).total
+    board.emit("tie_broken", tied=tied, die=face, combatant=tied[face - 1])
     return tied[face - 1]
 
 

@@ -103,8 +103,8 @@ def _soak(board: Board, target: str, damage: int, declared: Mapping[str, Any]) -
         hand.dice.remove(1)
     else:
         board.burn(target, 1)
-    _, got = board.pool("soak", n, target)
-    board.emit("soaked", combatant=target, dice=n, soaked=min(got, damage))
+    faces, got = board.pool("soak", n, target)
+    board.emit("soaked", combatant=target, dice=n, faces=faces, soaked=min(got, damage))
     return min(got, damage)
 
 
