@@ -48,6 +48,9 @@ class Board:
     events: list[dict[str, Any]] = field(default_factory=list)
     crossings: dict[frozenset, int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.hands = {ident: Hand() for ident in self.order}
+
     def emit(self, event_type: str, /, **fields_: Any) -> None:
         self.events.append({"seq": len(self.events) + 1, "type": event_type, **fields_})
 
@@ -55,7 +58,7 @@ class Board:
         return pools.roll(self.dice, role, n, self.options["success_min"], self.options["explode"], who)
 
     def hand(self, ident: str) -> Hand:
-        return self.hands.setdefault(ident, Hand())
+        return self.hands[ident]
 
     def enemies(self, a: str, b: str) -> bool:
         return self.fighters[a]["side"] != self.fighters[b]["side"]

@@ -54,11 +54,14 @@ def start(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise:
 def pick(board: Board, candidates: list[str]) -> str:
     """The next actor: highest single die, then most dice, then player characters, then option
     `tie_break` (seed *The Countdown*)."""
+    hands, people = board.hands, board.fighters
+
     def key(ident: str) -> tuple[int, int, bool]:
-        hand = board.hand(ident)
-        return (-hand.top(), -len(hand.dice), not board.fighters[ident]["pc"])
-    best = min(key(i) for i in candidates)
-    tied = [i for i in candidates if key(i) == best]
+        dice = hands[ident].dice
+        return (-max(dice), -len(dice), not people[ident]["pc"])
+    keys = {i: key(i) for i in candidates}
+    best = min(keys.values())
+    tied = [i for i in candidates if keys[i] == best]
     if len(tied) == 1 or board.options["tie_break"] == "state_order":
         return tied[0]
     face = board.dice.roll("tie_break", 1, len(tied)).total
@@ -202,7 +205,7 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
     while True:
         if closing is None and closing_due(board):
             closing, called_after = _close(board, len(countdown))
-        candidates = [i for i in board.order if board.active(i) and board.hand(i).usable()]
+        candidates = [i for i, hand in board.hands.items() if hand.dice and max(hand.dice) >= 2 and board.active(i)]
         if not candidates:
             if surprise and board.surprised and board.options["surprise_closing"] == "after_surprisers":
                 closed_by = "surprise"
