@@ -80,9 +80,11 @@ def load_payload(ruleset_id: str, kind: str, data: Any, path: tuple) -> Any:
     """`data` loaded through the ruleset's schema for `kind` (as sent when it has none); a
     ValidationError names every bad field from the request body's root."""
     cls = _schemas(registry.get(ruleset_id).package).get(kind)
-    if cls is None:
-        return data
     try:
+        if cls is None:
+            if kind == "setup" and data:  # a ruleset without one takes nothing beyond combatants and options
+                raise ValidationError({key: ["Unknown field."] for key in data})
+            return data
         return _instance(cls).load(data, many=isinstance(data, list))
     except ValidationError as error:
         messages: Any = error.messages

@@ -100,3 +100,11 @@ def test_every_event_of_a_round_has_a_typed_schema(client):
         assert event["type"] in EVENT_SCHEMAS, event
         assert set(event) <= set(EVENT_SCHEMAS[event["type"]]().fields), event
         assert not EVENT_SCHEMAS[event["type"]]().validate(event), event
+
+
+def test_a_ruleset_without_a_first_state_refuses_one(client):
+    from service.api.encounters_schemas import EXAMPLE_COMBATANT
+
+    refused = client.post("/v1/encounters", json={"ruleset": "tactical", "combatants": [EXAMPLE_COMBATANT],
+                                                  "state": {"zones": []}})
+    assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == "state.zones"
