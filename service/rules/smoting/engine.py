@@ -86,6 +86,9 @@ class Engine:
             raise RulesError("must be a list of side names", (*path, "surprise"))
         zone_ids = {z["id"] for z in zones}
         for i, c in enumerate(combatants):
+            for j, other in enumerate(c["engaged_with"]):
+                if other not in ids or other == c["id"]:
+                    raise RulesError(f"no other combatant {other!r}", (*path, "combatants", i, "engaged_with", j))
             if zones and c["zone"] is not None and c["zone"] not in zone_ids:
                 raise RulesError(f"no zone {c['zone']!r}", (*path, "combatants", i, "zone"))
         return State(whole(data.get("round", 0), (*path, "round"), 0, 10**6), options, tuple(surprise), zones,

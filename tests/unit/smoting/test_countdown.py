@@ -139,3 +139,9 @@ def test_bad_declarations_name_their_field(declaration, field):
     with pytest.raises(RulesError) as refused:
         ENGINE.check_declarations(state, [declaration])
     assert refused.value.field == field
+
+
+def test_an_unknown_melee_partner_is_refused():
+    with pytest.raises(RulesError) as refused:
+        ENGINE.read_state({"combatants": [fighter("a", "x", engaged_with=["ghost"]), fighter("b", "y")]})
+    assert refused.value.field == ("combatants", 0, "engaged_with", 0)
