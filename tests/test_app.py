@@ -15,12 +15,25 @@ def test_unknown_ruleset_is_problem_json(client):
 
 
 def test_docs_page_is_served_without_a_cdn(client):
-    page = client.get("/docs")
-    assert page.status_code == 200
-    assert b"/docs/static/swagger-ui-bundle.js" in page.data
+    for path in ("/docs", "/docs/"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert b"/docs/static/swagger-ui-bundle.js" in page.data and b"https://" not in page.data
     asset = client.get("/docs/static/swagger-ui-bundle.js")
     assert asset.status_code == 200
+    version = client.get("/docs/static/VERSION")
+    assert b"swagger-ui-dist 5." in version.data  # Swagger UI 5 reads OpenAPI 3.1; 4.x cannot
+    version.close()
     asset.close()
+    licence = client.get("/docs/static/LICENSE")
+    assert licence.status_code == 200 and b"Apache License" in licence.data
+    licence.close()
+
+
+def test_a_favicon_is_served(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/png" and icon.data[:4] == b"\x89PNG"
+    icon.close()
 
 
 def test_unknown_path_is_problem_json(client):

@@ -1,21 +1,30 @@
-"""Interactive API docs at /docs, from the bundled Swagger UI (no CDN)."""
+"""Interactive API docs at /docs: Swagger UI 5 (reads OpenAPI 3.1), vendored from the npm package
+`swagger-ui-dist` into `docs_static/` with its licence, so the docs work offline (`make vendor-docs`
+refreshes the copy from node_modules)."""
 from __future__ import annotations
 
-from flask import Blueprint, Response, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+from pathlib import Path
 
+from flask import Blueprint, Response, send_from_directory
+
+STATIC = Path(__file__).with_name("docs_static")
 docs_blueprint = Blueprint("docs", __name__)
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Referee API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/png" sizes="32x32" href="/docs/static/favicon-32x32.png">
+<link rel="icon" type="image/png" sizes="16x16" href="/docs/static/favicon-16x16.png">
 <link rel="stylesheet" href="/docs/static/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui"});</script>
+<script>window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", deepLinking: true,
+  displayOperationId: true, persistAuthorization: true});</script>
 </body></html>"""
 
 
 @docs_blueprint.get("/docs")
+@docs_blueprint.get("/docs/")
 def docs() -> Response:
     """The Swagger UI page, reading the served /openapi.json."""
     return Response(PAGE, mimetype="text/html")
@@ -23,5 +32,11 @@ def docs() -> Response:
 
 @docs_blueprint.get("/docs/static/<path:name>")
 def docs_static(name: str) -> Response:
-    """Swagger UI's own assets, shipped inside the swagger-ui-bundle package."""
-    return send_from_directory(swagger_ui_path, name, max_age=86400)
+    """Swagger UI's own assets (and its LICENSE and NOTICE)."""
+    return send_from_directory(STATIC, name, max_age=86400)
+
+
+@docs_blueprint.get("/favicon.ico")
+def favicon() -> Response:
+    """The browser's favicon (Swagger UI's 32x32 PNG; browsers accept PNG under this name)."""
+    return send_from_directory(STATIC, "favicon-32x32.png", mimetype="image/png", max_age=86400)

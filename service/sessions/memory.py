@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 from service.sessions import records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
-from service.sessions.repository import check_version
+from service.sessions.repository import Replay, check_version, replay_nothing
 
 
 @dataclass
@@ -57,10 +57,10 @@ class MemoryEncounters:
             return copy.deepcopy(self._slot(encounter_id, token).encounter)
 
     def update(self, encounter_id: str, token: str, change: Callable[[Encounter], tuple[dict, list]],
-               expected: int | None = None) -> Encounter:
-        """Apply `change(current) -> (state, declarations)` if nobody wrote meanwhile."""
+               expected: int | None = None, edit: dict[str, Any] | None = None) -> Encounter:
+        """Apply `change(current) -> (state, declarations)` if nobody wrote meanwhile (`edit`: see Redis)."""
         current = self._snapshot(encounter_id, token, expected)
-        new = records.written(current, *change(current))
+        new = records.written(current, *change(current), edit=edit)
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.encounter = new
         return new
@@ -78,18 +78,23 @@ class MemoryEncounters:
             slot.undo = [records.undo_entry(current, len(events)), *slot.undo][:records.UNDO_DEPTH]
         return new, events
 
-    def undo(self, encounter_id: str, token: str, expected: int | None = None) -> Encounter:
-        """Restore the snapshot before the last resolved segment (NothingToUndo when there is none)."""
+    def undo(self, encounter_id: str, token: str, expected: int | None = None,
+             replay: Replay = replay_nothing) -> Encounter:
+        """Undo the last resolved segment, replaying the edits made since (see RedisEncounters.undo)."""
+        current = self._snapshot(encounter_id, token, expected)
         with self._changed:
             slot = self._slot(encounter_id, token)
-            check_version(slot.encounter, expected)
             if not slot.undo:
                 raise NothingToUndo("no resolved segment to undo", ("encounter_id",))
-            entry = slot.undo.pop(0)
-            slot.encounter = records.undone(slot.encounter, entry)
-            del slot.events[len(slot.events) - entry["events"]:]
-            self._changed.notify_all()
-            return copy.deepcopy(slot.encounter)
+            entry = copy.deepcopy(slot.undo[0])
+        state, declarations = replay(records.before_segment(current, entry), current.edits)
+        new = records.undone(current, entry, state, declarations)
+        removed = set(records.undone_seqs(entry, current))
+        with self._commit(encounter_id, token, current, expected) as slot:
+            slot.undo.pop(0)
+            slot.encounter = new
+            slot.events = [e for e in slot.events if e["seq"] not in removed] + [records.undo_event(entry, current)]
+        return copy.deepcopy(new)
 
     def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
         """End the encounter."""

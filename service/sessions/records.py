@@ -1,8 +1,12 @@
 """What the encounter store keeps, and how each write changes it (shared by the Redis and memory stores).
 
 An encounter is a versioned JSON snapshot: the state, the declarations pending for the next segment, an
-append-only event log (every event numbered with a `seq` that is never reused, even after an undo), and
-an undo stack holding the snapshot before each of the last `UNDO_DEPTH` resolved segments.
+event log (every event numbered with a `seq` that is never reused, even after an undo), an undo stack
+holding the snapshot before each of the last `UNDO_DEPTH` resolved segments, and the edits made since
+the last resolved segment (so an undo can replay them: undo reverts the step, not the edits after it).
+
+An undo removes the undone segment's events from the log and appends one `undo` event naming them, so a
+stream resuming from `Last-Event-ID` learns about it.
 """
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 UNDO_DEPTH = 20
+MAX_EDITS = 50  # edits kept for replay after a segment; past this an undo of that segment answers 409
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,7 @@ class Encounter:
     seq: int = 0
     total: int = 0
     undo: int = 0
+    edits: tuple[dict[str, Any], ...] = ()  # edits since the last resolved segment, oldest first
 
     @property
     def segment(self) -> int:
@@ -65,9 +71,14 @@ def token_matches(token: str, stored: str) -> bool:
     return hmac.compare_digest(digest(token), stored)
 
 
-def written(current: Encounter, state: dict[str, Any], declarations: list[dict[str, Any]]) -> Encounter:
-    """The encounter after a plain write (state and/or pending declarations)."""
-    return replace(current, version=current.version + 1, state=state, declarations=declarations)
+def written(current: Encounter, state: dict[str, Any], declarations: list[dict[str, Any]],
+            edit: dict[str, Any] | None = None) -> Encounter:
+    """The encounter after a plain write (state and/or pending declarations); `edit` describes it for a
+    later undo to replay (it is stamped with the version it made)."""
+    edits = current.edits if edit is None else (*current.edits, {**edit, "version": current.version + 1})
+    if len(edits) > MAX_EDITS:
+        edits = ({"op": "many_edits", "version": current.version + 1},)  # too many to replay: blocks the undo
+    return replace(current, version=current.version + 1, state=state, declarations=declarations, edits=edits)
 
 
 def numbered(segment: Segment, last_seq: int) -> list[dict[str, Any]]:
@@ -77,19 +88,43 @@ def numbered(segment: Segment, last_seq: int) -> list[dict[str, Any]]:
 
 
 def undo_entry(current: Encounter, events: int) -> dict[str, Any]:
-    """What the undo stack keeps for one resolved segment."""
-    return {"state": current.state, "declarations": current.declarations, "events": events}
+    """What the undo stack keeps for one resolved segment: the encounter before it, and which events it
+    logged (`events` of them, numbered after `seq`)."""
+    return {"state": current.state, "declarations": current.declarations, "events": events,
+            "seq": current.seq, "edits": list(current.edits)}
 
 
 def resolved(current: Encounter, segment: Segment, events: list[dict[str, Any]]) -> Encounter:
     """The encounter after a segment: new state, declarations cleared, events appended."""
     return replace(current, version=current.version + 1, state=segment.state, declarations=[],
                    seq=current.seq + len(events), total=current.total + len(events),
-                   undo=min(current.undo + 1, UNDO_DEPTH))
+                   undo=min(current.undo + 1, UNDO_DEPTH), edits=())
 
 
-def undone(current: Encounter, entry: dict[str, Any]) -> Encounter:
-    """The encounter after undoing its last segment (its events trimmed; `seq` keeps counting up)."""
-    return replace(current, version=current.version + 1, state=entry["state"],
-                   declarations=entry["declarations"], total=current.total - entry["events"],
-                   undo=current.undo - 1)
+def undone_seqs(entry: dict[str, Any], current: Encounter) -> list[int]:
+    """The `seq` numbers of the events the undone segment logged (old entries: the last `events` ones)."""
+    first = entry.get("seq", current.seq - entry["events"]) + 1
+    return list(range(first, first + entry["events"]))
+
+
+def undo_event(entry: dict[str, Any], current: Encounter) -> dict[str, Any]:
+    """The log entry an undo appends: which segment was undone and which events went with it."""
+    return {"type": "undo", "segment": current.segment, "seq": current.seq + 1,
+            "removed_seqs": undone_seqs(entry, current)}
+
+
+def undone(current: Encounter, entry: dict[str, Any], state: dict[str, Any] | None = None,
+           declarations: list[dict[str, Any]] | None = None) -> Encounter:
+    """The encounter after undoing its last segment: the snapshot before it, or `state`/`declarations`
+    when the edits made since were replayed onto that snapshot; its events leave the log and one `undo`
+    event joins it (`seq` keeps counting up)."""
+    return replace(current, version=current.version + 1,
+                   state=entry["state"] if state is None else state,
+                   declarations=entry["declarations"] if declarations is None else declarations,
+                   seq=current.seq + 1, total=current.total - entry["events"] + 1, undo=current.undo - 1,
+                   edits=(*entry.get("edits", ()), *current.edits))
+
+
+def before_segment(current: Encounter, entry: dict[str, Any]) -> Encounter:
+    """The encounter as it was before its last resolved segment (what edits are replayed onto)."""
+    return replace(current, state=entry["state"], declarations=entry["declarations"], edits=())

@@ -1,12 +1,14 @@
 """Encounters in Redis: one hash per encounter plus its event log and undo stack, all with one TTL.
 
 Keys (the `{id}` hash tag keeps an encounter's keys on one cluster slot):
-  referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant
+  referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant, edits
   referee:enc:{id}:events   list of event JSON, oldest first
   referee:enc:{id}:undo     list of snapshots before each resolved segment, newest first (at most 20)
-  referee:enc:{id}:live     pub/sub channel: a message after every resolved segment or undo
-Every write is one WATCH + MULTI/EXEC transaction on all three keys: a concurrent change makes it fail
-whole (Conflict, or VersionMismatch when the caller named a version), never half-applied.
+  referee:enc:{id}:live     pub/sub channel: a message after every resolved segment, undo or end
+Every write reads a consistent snapshot (MULTI/EXEC of reads, nothing WATCHed), computes, and commits in
+one Lua script that applies everything only if the stored version is still the one read (Conflict, or
+VersionMismatch when the caller named a version), never half-applied. Readers refresh the keys' TTL;
+since nothing is WATCHed, that can never make a write fail (issue 11, item 2).
 """
 from __future__ import annotations
 
@@ -16,17 +18,52 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from redis import Redis
 from redis.client import Pipeline
-from redis.exceptions import ConnectionError as RedisConnectionError, WatchError
 
 from service.sessions import records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 
 PREFIX = "referee:enc:"
+Replay = Callable[[Encounter, Sequence[dict]], tuple[dict, list]]
+
+# KEYS: main, events, undo, live. ARGV: version read, ttl, message ("" for none), events to cut from the
+# log's tail, undo op ("push" | "pop" | ""), undo entry, undo depth, n hash fields, n events to append,
+# then the field/value pairs, then the events. Returns 1, 0 (the version moved) or -1 (no encounter).
+COMMIT = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return -1 end
+if version ~= ARGV[1] then return 0 end
+local fields, pushed = tonumber(ARGV[8]), tonumber(ARGV[9])
+if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 10, 9 + 2 * fields)) end
+local cut = tonumber(ARGV[4])
+if cut > 0 then redis.call('LTRIM', KEYS[2], 0, -cut - 1) end
+local first = 10 + 2 * fields
+for i = first, first + pushed - 1, 500 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, first + pushed - 1)))
+end
+if ARGV[5] == 'push' then
+  redis.call('LPUSH', KEYS[3], ARGV[6])
+  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[7]) - 1)
+elseif ARGV[5] == 'pop' then
+  redis.call('LPOP', KEYS[3])
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+if ARGV[3] ~= '' then redis.call('PUBLISH', KEYS[4], ARGV[3]) end
+return 1
+"""
+# KEYS: main, events, undo, live. ARGV: version read, message. Same answers as COMMIT.
+DELETE = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return -1 end
+if version ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('PUBLISH', KEYS[4], ARGV[2])
+return 1
+"""
 
 
 @dataclass(frozen=True)
@@ -47,11 +84,37 @@ class Keys:
     def stored(self) -> tuple[str, str, str]:
         return self.main, self.events, self.undo
 
+    @property
+    def all(self) -> tuple[str, str, str, str]:
+        return self.main, self.events, self.undo, self.live
+
+
+def live_message(new: Encounter | None, events: Sequence[dict[str, Any]] = ()) -> str:
+    """What a write publishes on the encounter's channel: the new version and `seq` and the events it
+    logged (so streams need not read the log), or `{"end": true}` when the encounter ended."""
+    if new is None:
+        return _dump({"end": True})
+    return _dump({"version": new.version, "seq": new.seq, "events": list(events)})
+
 
 def check_version(current: Encounter, expected: int | None) -> None:
     """`If-Match` semantics: a named version must be the current one."""
     if expected is not None and expected != current.version:
         raise VersionMismatch(f"the encounter is at version {current.version}, not {expected}")
+
+
+def replay_nothing(before: Encounter, edits: Sequence[dict]) -> tuple[dict, list]:
+    """The default undo: the snapshot, refused (409 naming it) when an edit was made after the segment."""
+    if edits:
+        raise blocked_by(edits[0], "this store cannot replay edits")
+    return before.state, before.declarations
+
+
+def blocked_by(edit: dict[str, Any], why: str) -> Conflict:
+    """409: undoing would lose `edit` (made after the segment and not replayable onto the state before it)."""
+    what = edit.get("op", "edit").replace("_", " ") + (f" {edit['id']!r}" if edit.get("id") else "")
+    return Conflict(f"cannot undo: the {what} made at version {edit.get('version')} after the segment "
+                    f"cannot be kept ({why}); revert it by hand or leave the segment", ("encounter_id",))
 
 
 class RedisEncounters:
@@ -94,57 +157,54 @@ class RedisEncounters:
         return encounter
 
     def update(self, encounter_id: str, token: str, change: Callable[[Encounter], tuple[dict, list]],
-               expected: int | None = None) -> Encounter:
-        """Apply `change(current) -> (state, declarations)` atomically; it may raise to refuse."""
-        with self._watched(encounter_id, token, expected) as (pipe, current):
-            state, declarations = change(current)
-            new = records.written(current, state, declarations)
-            pipe.multi()
-            pipe.hset(Keys.of(encounter_id).main, mapping=_fields(new))
-            self._expire(pipe, encounter_id)
+               expected: int | None = None, edit: dict[str, Any] | None = None) -> Encounter:
+        """Apply `change(current) -> (state, declarations)` atomically; it may raise to refuse. `edit`
+        describes the change so an undo of the segment before it can replay it."""
+        current, _ = self._snapshot(encounter_id, token, expected)
+        new = records.written(current, *change(current), edit=edit)
+        self._commit(current, expected, _fields(new, edits=edit is not None))
         return new
 
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
                 expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
-        """Resolve one segment with `compute(current)`: one transaction writes state, log, undo, publish."""
-        keys = Keys.of(encounter_id)
-        with self._watched(encounter_id, token, expected) as (pipe, current):
-            segment = compute(current)
-            events = records.numbered(segment, current.seq)
-            new = records.resolved(current, segment, events)
-            pipe.multi()
-            pipe.hset(keys.main, mapping=_fields(new))
-            if events:
-                pipe.rpush(keys.events, *map(_dump, events))
-            pipe.lpush(keys.undo, _dump(records.undo_entry(current, len(events))))
-            pipe.ltrim(keys.undo, 0, records.UNDO_DEPTH - 1)
-            pipe.publish(keys.live, _dump({"version": new.version, "seq": new.seq}))
-            self._expire(pipe, encounter_id)
+        """Resolve one segment with `compute(current)`: one script writes state, log, undo, publish."""
+        current, _ = self._snapshot(encounter_id, token, expected)
+        segment = compute(current)
+        events = records.numbered(segment, current.seq)
+        new = records.resolved(current, segment, events)
+        self._commit(current, expected, _fields(new, edits=True), push=events,
+                     undo=("push", _dump(records.undo_entry(current, len(events)))),
+                     message=live_message(new, events))
         return new, events
 
-    def undo(self, encounter_id: str, token: str, expected: int | None = None) -> Encounter:
-        """Restore the snapshot before the last resolved segment and trim its events (NothingToUndo)."""
-        keys = Keys.of(encounter_id)
-        with self._watched(encounter_id, token, expected) as (pipe, current):
-            top = pipe.lindex(keys.undo, 0)
-            if top is None:
-                raise NothingToUndo("no resolved segment to undo", ("encounter_id",))
-            entry = json.loads(top)
-            new = records.undone(current, entry)
-            pipe.multi()
-            pipe.hset(keys.main, mapping=_fields(new))
-            pipe.lpop(keys.undo)
-            if entry["events"]:
-                pipe.ltrim(keys.events, 0, -entry["events"] - 1)
-            pipe.publish(keys.live, _dump({"version": new.version, "seq": new.seq}))
-            self._expire(pipe, encounter_id)
+    def undo(self, encounter_id: str, token: str, expected: int | None = None,
+             replay: Replay = replay_nothing) -> Encounter:
+        """Undo the last resolved segment: its snapshot, with the edits made since replayed onto it by
+        `replay(before, edits) -> (state, declarations)`; its events leave the log, an `undo` event joins
+        it (NothingToUndo when there is no segment; Conflict when an edit cannot be replayed)."""
+        current, top = self._snapshot(encounter_id, token, expected, undo_top=True)
+        if top is None:
+            raise NothingToUndo("no resolved segment to undo", ("encounter_id",))
+        entry = json.loads(top)
+        state, declarations = replay(records.before_segment(current, entry), current.edits)
+        new = records.undone(current, entry, state, declarations)
+        removed = set(records.undone_seqs(entry, current))
+        tail = current.seq - min(removed, default=current.seq + 1) + 1  # every removed event is in the tail
+        kept = []
+        if removed and tail > 0:
+            kept = [item for item in self.redis.lrange(Keys.of(encounter_id).events, -tail, -1)
+                    if json.loads(item)["seq"] not in removed]
+        marker = records.undo_event(entry, current)
+        self._commit(current, expected, _fields(new, edits=True), cut=max(tail, 0) if removed else 0,
+                     push=[*kept, marker], undo=("pop", ""), message=live_message(new, [marker]))
         return new
 
     def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
-        """End the encounter: every key goes."""
-        with self._watched(encounter_id, token, expected) as (pipe, _):
-            pipe.multi()
-            pipe.delete(*Keys.of(encounter_id).stored)
+        """End the encounter: every key goes, and its streams get a last `end` event."""
+        current, _ = self._snapshot(encounter_id, token, expected)
+        keys = Keys.of(encounter_id)
+        self._answer(self._script(DELETE)(keys=keys.all, args=[current.version, live_message(None)]),
+                     current, expected)
 
     def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
         """One page of the event log and the log's length."""
@@ -175,30 +235,50 @@ class RedisEncounters:
         finally:
             pubsub.close()
 
-    @contextmanager
-    def _watched(self, encounter_id: str, token: str, expected: int | None) -> Iterator[tuple[Pipeline, Encounter]]:
-        with self.redis.pipeline() as pipe:
-            try:
-                pipe.watch(*Keys.of(encounter_id).stored)
-                current = self._read(pipe, encounter_id, token)
-                check_version(current, expected)
-                yield pipe, current
-                pipe.execute()
-            except WatchError as error:
-                if "ConnectionError" in str(error):  # redis-py's word for a connection lost while watching
-                    raise RedisConnectionError("the connection to Redis dropped; nothing was written") from error
-                if expected is not None:
-                    raise VersionMismatch("the encounter changed meanwhile; read it again") from error
-                raise Conflict("the encounter changed meanwhile; read it again and retry") from error
+    def _snapshot(self, encounter_id: str, token: str, expected: int | None,
+                  undo_top: bool = False) -> tuple[Encounter, bytes | None]:
+        """The encounter as one consistent read (MULTI/EXEC, no WATCH), checked against `expected`."""
+        keys = Keys.of(encounter_id)
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hgetall(keys.main).llen(keys.events).llen(keys.undo)
+            if undo_top:
+                pipe.lindex(keys.undo, 0)
+            raw, total, undo, *top = pipe.execute()
+        current = self._encounter(encounter_id, token, raw, total, undo)
+        check_version(current, expected)
+        return current, (top[0] if top else None)
+
+    def _commit(self, current: Encounter, expected: int | None, fields: dict[str, Any], cut: int = 0,
+                push: Sequence[Any] = (), undo: tuple[str, str] = ("", ""), message: str = "") -> None:
+        """Write everything at once if the encounter is still at `current.version` (else refuse)."""
+        pairs = [item for pair in fields.items() for item in pair]
+        items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
+        args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
+                len(fields), len(items), *pairs, *items]
+        self._answer(self._script(COMMIT)(keys=Keys.of(current.id).all, args=args), current, expected)
+
+    def _answer(self, done: int, current: Encounter, expected: int | None) -> None:
+        if done == -1:
+            raise not_found(current.id)
+        if done == 0:
+            if expected is not None:
+                raise VersionMismatch("the encounter changed meanwhile; read it again")
+            raise Conflict("the encounter changed meanwhile; read it again and retry")
+
+    def _script(self, source: str) -> Any:
+        return self._client.script(source)
 
     def _read(self, conn: Redis | Pipeline, encounter_id: str, token: str) -> Encounter:
         keys = Keys.of(encounter_id)
-        raw = conn.hgetall(keys.main)
+        return self._encounter(encounter_id, token, conn.hgetall(keys.main), conn.llen(keys.events),
+                               conn.llen(keys.undo))
+
+    def _encounter(self, encounter_id: str, token: str, raw: dict, total: int, undo: int) -> Encounter:
         _check_token(encounter_id, token, raw.get(b"token"))
         self._check_tenant(encounter_id, raw.get(b"tenant"))
         return Encounter(encounter_id, raw[b"ruleset"].decode(), int(raw[b"version"]), json.loads(raw[b"state"]),
-                         json.loads(raw[b"declarations"]), int(raw[b"seq"]), conn.llen(keys.events),
-                         conn.llen(keys.undo))
+                         json.loads(raw[b"declarations"]), int(raw[b"seq"]), total, undo,
+                         tuple(json.loads(raw.get(b"edits") or b"[]")))
 
     def _check_tenant(self, encounter_id: str, stored: bytes | None) -> None:
         """Another tenant's encounter is answered exactly like an unknown one."""
@@ -229,9 +309,12 @@ def _check_token(encounter_id: str, token: str, stored: bytes | None) -> None:
         raise not_found(encounter_id)
 
 
-def _fields(encounter: Encounter) -> dict[str, Any]:
-    return {"version": encounter.version, "state": _dump(encounter.state),
-            "declarations": _dump(encounter.declarations), "seq": encounter.seq}
+def _fields(encounter: Encounter, edits: bool = False) -> dict[str, Any]:
+    fields = {"version": encounter.version, "state": _dump(encounter.state),
+              "declarations": _dump(encounter.declarations), "seq": encounter.seq}
+    if edits:
+        fields["edits"] = _dump(list(encounter.edits))
+    return fields
 
 
 def _dump(value: Any) -> str:
@@ -247,6 +330,13 @@ class _SharedClient:
     def __init__(self, client: Redis | Callable[[], Redis]):
         self._client = client
         self._lock = threading.Lock()
+        self._scripts: dict[str, Any] = {}
+
+    def script(self, source: str) -> Any:
+        """A registered Lua script (EVALSHA, loaded again by redis-py if the server forgot it)."""
+        if source not in self._scripts:
+            self._scripts[source] = self.get().register_script(source)
+        return self._scripts[source]
 
     def get(self) -> Redis:
         if callable(self._client) and not isinstance(self._client, Redis):

@@ -19,6 +19,8 @@ MODULES = (
     "contests",
     "segments",
     "batch",
+    "maneuvers",
+    "aftermath",
 )
 
 

@@ -18,6 +18,7 @@ from service.api.tactical import contests, damage, movement, to_hit
 from service.api.tactical import contests_schemas as cs, damage_schemas as ds
 from service.api.tactical import movement_schemas as ms, to_hit_schemas as ts
 from service.api.tactical.batch_schemas import BatchRequestSchema, BatchSchema
+from service.api.tactical.chapter_ops import CHAPTER_OPS
 from service.rules.errors import OutOfRange, RulesError
 
 blp = Blueprint("tactical-batch", __name__, description="Many calculator requests in one call.")
@@ -37,6 +38,7 @@ OPS: dict[str, tuple[Schema, Callable[[dict], Any], Schema]] = {
     "initiative": _op(cs.InitiativeRequestSchema, contests.initiative, cs.InitiativeSchema),
     "surprise": _op(cs.SurpriseRequestSchema, contests.surprise, cs.SurpriseSchema),
     "contest": _op(cs.ContestRequestSchema, contests.contest, cs.ContestSchema),
+    **{name: _op(*parts) for name, parts in CHAPTER_OPS.items()},
 }
 
 

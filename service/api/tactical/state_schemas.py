@@ -12,7 +12,7 @@ from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.api.tactical.damage_schemas import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES
-from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS
+from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS, TARGET_POLICIES
 
 BIG = 10_000
 
@@ -95,6 +95,14 @@ class SurpriseStateSchema(Strict):
     failed_dv = _int(0, BIG)
 
 
+class GuardDownSchema(Strict):
+    """DV a combatant gives up against named attackers in one CS, after a failed intimidation (F41)."""
+
+    segment = _int(0, 1_000_000, required=True, metadata={"description": "The CS it applies in."})
+    against = fields.Dict(keys=fields.String(), values=JsonInteger(), required=True,
+                          metadata={"description": "Attacker id -> DV lost against him."})
+
+
 class CombatantStateSchema(Strict):
     """One combatant: sheet numbers, place on the table, and what the fight has done to him."""
 
@@ -121,6 +129,8 @@ class CombatantStateSchema(Strict):
     full_pulses = _int(0, 1000)
     task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action under way."})
     task_left = _int(0, 1000, metadata={"description": "Actions it still needs."})
+    guard_down = fields.Nested(GuardDownSchema, metadata={"description": "After a failed intimidation: DV lost "
+                                                                         "against the intimidator next CS (F41)."})
 
 
 class EncounterOptionsSchema(Strict):
@@ -136,6 +146,8 @@ class EncounterOptionsSchema(Strict):
     progression = fields.String(validate=validate.OneOf(["triangular", "linear"]))
     tie_break = fields.String(validate=validate.OneOf(["alphabetical", "coin"]))
     knockback_moves = JsonBoolean()
+    stray_fire = JsonBoolean(metadata={"description": "A missed shot flies on at the figures in line beyond "
+                                                      "its target, within its range band (Misses & Stray Fire)."})
 
 
 class EncounterStateSchema(Strict):
@@ -160,12 +172,38 @@ class DiceSchema(Strict):
     d100 = fields.List(_int(1, 100), validate=validate.Length(max=100))
 
 
+class CombinationDeclarationSchema(Strict):
+    """A second melee weapon joined to the attack (F38): in concert (one roll, POT added) or separate."""
+
+    weapon = fields.Raw(required=True, metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
+                                                           {"type": "string", "maxLength": 64}],
+                                                 "description": "The second weapon's index or name."})
+    sl = _int(0, 1000, required=True, metadata={"description": "The Combination SL."})
+    mode = fields.String(validate=validate.OneOf(["in-concert", "separate"]),
+                         metadata={"description": "in-concert (default) or separate but simultaneous."})
+
+
+class IntimidateDeclarationSchema(Strict):
+    """A Presence attack joined to the blow (F41), resolved when the blow puts POT through."""
+
+    presence_av = _int(-10_000, 10_000, required=True, metadata={"description": "Presence (Intimidate) AV."})
+    sl = _int(-10_000, 10_000, required=True, metadata={"description": "Intimidate SL (the guard drop)."})
+    target_dv = _int(-10_000, 10_000, required=True,
+                     metadata={"description": "The target's DV to resist, before his Presence SL and morale."})
+
+
 class DeclarationSchema(Strict):
     """One combatant's declared action for the next CS (docs/RULINGS.md, the segment resolver)."""
 
     combatant = fields.String(required=True, validate=validate.Length(1, 64))
     action = fields.String(validate=validate.OneOf(ACTIONS))
     target = fields.String(allow_none=True, validate=validate.Length(1, 64))
+    target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
+        "description": "Whom an attack, charge or shot strikes when it resolves: `declared` (default) the "
+                       "`target`, lost if he fell earlier this CS; `first-standing` the first foe (another "
+                       "side, encounter order) still standing then; `random-standing` one of them at random "
+                       "from the segment's seed. With a policy other than `declared`, `target` may be left out.",
+        "example": "first-standing"})
     weapon = fields.Raw(metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
                                             {"type": "string", "maxLength": 64}],
                                   "description": "Weapon index or name (default 0)."})
@@ -181,3 +219,7 @@ class DeclarationSchema(Strict):
     dice = fields.Nested(DiceSchema)
     note = fields.String(validate=validate.Length(max=200))
     duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or the GM's call)."})
+    combination = fields.Nested(CombinationDeclarationSchema, allow_none=True,
+                                metadata={"description": "Attack or charge: a second weapon joined to it (F38)."})
+    intimidate = fields.Nested(IntimidateDeclarationSchema, allow_none=True,
+                               metadata={"description": "Attack or charge: an Intimidation joined to the blow (F41)."})

@@ -116,10 +116,12 @@ class ToHitRequestSchema(Schema):
     defence_use = _int(1, USES, "n-th use of this defence this CS (RULINGS 7).")
     free_defence_uses = _int(1, USES, "Uses before halving starts (RULINGS 7).")
     reprisal_same_weapon = JsonBoolean(load_default=False, metadata={
-        "description": "Defending a Reprisal with the weapon that just missed (halves its DV)."})
+        "description": "Defending a Reprisal with the weapon that just missed: its DV at `defence_use` (count "
+                       "the uses before the failed attack, not that attack) is halved for this Reprisal only "
+                       "(seed \"Reprisal\"); the segment resolver does the same."})
     surprise_penalty = _int(0, PENALTY, "Surprise penalty off the defence DV.")
-    attacker_stun_penalty = _int(0, PENALTY)
-    defender_stun_penalty = _int(0, PENALTY)
+    attacker_stun_penalty = _int(0, PENALTY, "Attacker's stun-by-pain penalty off his AV (RULINGS 14).")
+    defender_stun_penalty = _int(0, PENALTY, "Defender's stun-by-pain penalty off his DV (RULINGS 14).")
     options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema))
     roll = JsonInteger(validate=validate.Range(1, 100),
                           metadata={"description": "Your own d100 (1..100, 00 = 100); a roll is made only "

@@ -54,6 +54,16 @@ class Layer:
         """This layer after `amount` comes off its right-hand number (never below 0)."""
         return replace(self, rating=max(0, self.rating - max(0, amount)))
 
+    def cut(self, amount: int) -> Layer:
+        """Without Armor Wear a layer has one DR: `amount` comes off that DR itself (F21, F22; never below 0).
+
+        Kept as R = the DR left, so the effective DR min(L, R) is that one number."""
+        return replace(self, rating=max(0, self.dr - max(0, amount)))
+
+    def lose(self, amount: int, armor_wear: bool) -> Layer:
+        """A pierce or a slash taking `amount`: off R under Armor Wear, else off the one DR."""
+        return self.worn(amount) if armor_wear else self.cut(amount)
+
 
 def layer(type_: str, dr: int | None = None, durability: int | None = None, proof: bool = False,
           field: tuple[str | int, ...] = ("armor", 0)) -> Layer:
@@ -109,13 +119,15 @@ def common_strike(layers: Sequence[Layer], pot: int, wear: int, armor_wear: bool
 
 def pierce(layers: Sequence[Layer], pot: int, wear: int, pierceable: Callable[[Layer], bool],
            armor_wear: bool = True) -> Struck:
-    """Thrust/Lunge (F21, A22): pierceable layers cost POT 1 and lose 1; the others act as a common strike."""
+    """Thrust/Lunge (F21, A22): pierceable layers cost POT 1 and lose 1; the others act as a common strike.
+
+    The 1 comes off R under Armor Wear, off the layer's one DR without it (A21, A22)."""
     after, through, steps = list(layers), pot, []
     for i, item in enumerate(layers):
         if item.dr <= 0:
             continue
         if pierceable(item):
-            after[i], through = item.worn(1), through - 1
+            after[i], through = item.lose(1, armor_wear), through - 1
             steps.append(Step(ARMOR_RULE, f"pierced {item.type}: POT -1, DR -1", after[i].dr))
         else:
             through -= item.dr
@@ -128,8 +140,10 @@ def pierce(layers: Sequence[Layer], pot: int, wear: int, pierceable: Callable[[L
     return Struck(max(0, through), tuple(after), met, not resisted, tuple(steps))
 
 
-def slash(layers: Sequence[Layer], pot: int) -> Struck:
-    """Slash (F22, A21): the whole POT comes off the outermost layer with DR; no wound while DR remains."""
+def slash(layers: Sequence[Layer], pot: int, armor_wear: bool = True) -> Struck:
+    """Slash (F22, A21): the whole POT comes off the outermost layer with DR; no wound while DR remains.
+
+    Under Armor Wear it comes off that layer's R; without it, off its one DR."""
     at = _outermost(layers)
     if at is None:
         return Struck(pot, tuple(layers), False, True,
@@ -139,7 +153,7 @@ def slash(layers: Sequence[Layer], pot: int) -> Struck:
         damage = 0
     else:
         damage = round_half_up(Fraction(pot, 2)) if target.type in SLASH_HALF else pot
-    after[at] = target.worn(damage)
+    after[at] = target.lose(damage, armor_wear)
     steps = (Step("Slash", f"{target.type} takes {damage} of POT {pot}"
                   + (" (immune)" if target.type in SLASH_IMMUNE else ""), after[at].dr),
              Step("A21", "no wound while any armor DR remains", 0))
@@ -155,7 +169,7 @@ def strike(layers: Sequence[Layer], pot: int, wear: int, attack: Attack = "commo
            bodkin_band: str | None = None) -> Struck:
     """Route one landed blow to its armor rule: common strike, slash, thrust or bodkin (RULINGS 12)."""
     if attack == "slash":
-        return slash(layers, pot)
+        return slash(layers, pot, armor_wear)
     if attack == "thrust":
         return pierce(layers, pot, wear, lambda item: item.type in PIERCEABLE, armor_wear)
     if bodkin_band in ("point-blank", "short"):

@@ -31,17 +31,22 @@ class Board:
     events: list[Event] = field(default_factory=list)
     uses: Counter = field(default_factory=Counter)
     dodges: Counter = field(default_factory=Counter)
+    parried: Counter = field(default_factory=Counter)  # (who, weapon): defences made with it this CS
+    recovered: set[tuple[str, int]] = field(default_factory=set)  # weapons back to full after a Reprisal
     moved_feet: Counter = field(default_factory=Counter)
     speed_now: dict[str, float] = field(default_factory=dict)
     charge_ready: set[str] = field(default_factory=set)
     opportunities: set[tuple[str, str]] = field(default_factory=set)
     declared: dict[str, list[Declaration]] = field(default_factory=dict)
     d100_faces: dict[str, list[int]] = field(default_factory=dict)
+    down_at_start: frozenset[str] = frozenset()
 
     @classmethod
     def start(cls, state: EncounterState, rng: random.Random) -> "Board":
         """A fresh board for the CS after `state`."""
-        return cls({c.id: c for c in state.combatants}, state.options, rng, state.segment + 1)
+        down = frozenset(c.id for c in state.combatants if not c.standing)
+        return cls({c.id: c for c in state.combatants}, state.options, rng, state.segment + 1,
+                   down_at_start=down)
 
     def finish(self, state: EncounterState) -> EncounterState:
         """The encounter after this CS, combatants in their original order."""

@@ -2,7 +2,8 @@
 
 Seed: "Declarations: Character Actions", "Acting Out of Turn: Wait Actions", "A Word about Defenses",
 "Opportunity Actions" and "Reprisal". A combatant may declare one action per action it has this CS;
-with fewer declarations than actions the last one is repeated (Referee ruling).
+with fewer declarations than actions the last one is repeated (Referee ruling). An attack names its
+target, or a `target_policy` that picks the foe when the action resolves (see `segment.strike_target`).
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from service.rules.tactical.combat_state import ATTACKS, EncounterState
 ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other")
 DEFENCES = ("best", "dodge", "parry", "none")
 REPRISALS = ("attack", "disengage", "none")
+TARGET_POLICIES = ("declared", "first-standing", "random-standing")
+STRIKES = ("attack", "charge", "fire")
 MAX_DECLARATIONS = 400
 
 
@@ -27,12 +30,32 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class Combination:
+    """A second weapon joined to a melee attack ("Attack, Defense & Mixed Combinations", F38)."""
+
+    weapon: int
+    sl: int
+    mode: str = "in-concert"
+
+
+@dataclass(frozen=True)
+class Intimidate:
+    """A Presence attack joined to a melee blow ("Demoralizing Attacks, Intimidating Foes", F41): the
+    attacker's Presence AV and Intimidate SL, and the DV the target resists with before his bonuses."""
+
+    presence_av: int
+    sl: int
+    target_dv: int
+
+
+@dataclass(frozen=True)
 class Declaration:
     """One declared action: what, against whom, with which weapon, moving where and how fast."""
 
     combatant: str
     action: str
     target: str | None = None
+    target_policy: str = "declared"
     weapon: int = 0
     attack: str | None = None
     to: tuple[float, float] | None = None
@@ -45,6 +68,8 @@ class Declaration:
     dice: Dice = field(default_factory=Dice)
     note: str = ""
     duration: int = 1
+    combination: Combination | None = None
+    intimidate: Intimidate | None = None
 
 
 def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarations",)) -> list[Declaration]:
@@ -63,15 +88,16 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
     if action not in ACTIONS:
         raise RulesError(f"action must be one of {list(ACTIONS)}", (*path, "action"))
     target = raw.get("target")
+    policy = _choice(raw, "target_policy", path, "declared", TARGET_POLICIES)
     if target is not None:
         _combatant(state, target, (*path, "target"))
         if target == who:
             raise RulesError("a combatant cannot target himself", (*path, "target"))
-    elif action in ("attack", "charge", "fire"):
-        raise RulesError(f"a {action} needs a target", (*path, "target"))
+    elif action in STRIKES and policy == "declared":
+        raise RulesError(f"a {action} needs a target (or a target_policy)", (*path, "target"))
     weapon = _weapon(state, who, raw.get("weapon", 0), (*path, "weapon"))
     return Declaration(
-        combatant=who, action=action, target=target, weapon=weapon,
+        combatant=who, action=action, target=target, target_policy=policy, weapon=weapon,
         attack=_choice(raw, "attack", path, None, ATTACKS), to=_point(raw.get("to"), (*path, "to")),
         rate=_rate(raw.get("rate", 1), (*path, "rate")),
         defence=_choice(raw, "defence", path, "best", DEFENCES),
@@ -79,7 +105,47 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
         opportunity=_flag(raw, "opportunity", path), actions=_actions(raw.get("actions"), (*path, "actions")),
         surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
         note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
+        combination=_combination(state, who, raw, weapon, path), intimidate=_intimidate(raw, path),
     )
+
+
+def _melee_only(raw: Mapping[str, Any], key: str, path: tuple) -> None:
+    if raw.get("action", "attack") not in ("attack", "charge"):
+        raise RulesError(f"{key} goes with a melee attack or charge", (*path, key))
+
+
+def _combination(state: EncounterState, who: str, raw: Mapping[str, Any], lead: int, path: tuple
+                 ) -> Combination | None:
+    value = raw.get("combination")
+    if value is None:
+        return None
+    where = (*path, "combination")
+    if not isinstance(value, Mapping) or set(value) - {"weapon", "sl", "mode"}:
+        raise RulesError("combination must be {weapon, sl, mode}", where)
+    _melee_only(raw, "combination", path)
+    second = _weapon(state, who, value.get("weapon"), (*where, "weapon"))
+    if second == lead or state.get(who).weapons[second].ranged is not None:
+        raise RulesError("the combination's weapon must be another melee weapon in hand", (*where, "weapon"))
+    if not _number(value.get("sl"), 1000, integral=True) or value["sl"] < 0:
+        raise RulesError("sl must be the Combination SL, 0..1000", (*where, "sl"))
+    mode = value.get("mode", "in-concert")
+    if mode not in ("in-concert", "separate"):
+        raise RulesError("mode must be in-concert or separate", (*where, "mode"))
+    return Combination(second, value["sl"], mode)
+
+
+def _intimidate(raw: Mapping[str, Any], path: tuple) -> Intimidate | None:
+    value = raw.get("intimidate")
+    if value is None:
+        return None
+    where = (*path, "intimidate")
+    if not isinstance(value, Mapping) or set(value) - {"presence_av", "sl", "target_dv"}:
+        raise RulesError("intimidate must be {presence_av, sl, target_dv}", where)
+    _melee_only(raw, "intimidate", path)
+    for key in ("presence_av", "sl", "target_dv"):
+        if not _number(value.get(key), 10_000, integral=True):
+            raise RulesError(f"{key} must be an integer", (*where, key))
+    return Intimidate(value["presence_av"], value["sl"], value["target_dv"])
 
 
 def _combatant(state: EncounterState, value: Any, path: tuple) -> str:

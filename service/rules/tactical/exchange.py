@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.rules.tactical import ranged, to_hit
-from service.rules.tactical.blows import land
+from service.rules.tactical.blows import concert_pot, land
+from service.rules.tactical.declarations import Intimidate
+from service.rules.tactical.demoralize import demoralize, lowered_guard
 from service.rules.tactical.board import Board, can_initiate, pain_now, surprise_penalty
 from service.rules.tactical.combat_state import Combatant
 from service.rules.tactical.events import AttackRolled
@@ -31,6 +33,12 @@ class Strike:
     range_dv: int | None = None
     range_band: str = "short"
     missed_weapon: int | None = None
+    partner: int | None = None  # a second weapon joined by a Combination (F38)
+    combination_sl: int = 0
+    in_concert: bool = False
+    combination_cap: int | None = None  # separate-but-simultaneous: both weapons' AVs added
+    intimidate: Intimidate | None = None
+    dv_shift: int = 0  # stray fire: the Progressive size modifier on the new target's DV
 
 
 def resolve_strike(board: Board, strike: Strike) -> bool:
@@ -38,6 +46,9 @@ def resolve_strike(board: Board, strike: Strike) -> bool:
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
     weapon = attacker.weapons[strike.weapon]
     av, steps = _attack_value(board, attacker, strike.weapon)
+    extra_pot = 0
+    if strike.partner is not None:
+        av, extra_pot = _combine(board, strike, attacker, av, steps)
     dv, defence, dv_steps = _defence(board, strike, attacker, defender)
     chance = trt_chance(av, dv, board.options.task_resolution)
     roll = board.d100(attacker.id)
@@ -48,11 +59,29 @@ def resolve_strike(board: Board, strike: Strike) -> bool:
     board.emit(AttackRolled(attacker.id, defender.id, strike.mode, weapon.name, av, dv, defence, chance,
                             outcome, (roll,), trace))
     if outcome in ("heroic", "success"):
-        land(board, strike, heroic=outcome == "heroic")
+        result = land(board, strike, heroic=outcome == "heroic", extra_pot=extra_pot)
+        if strike.intimidate is not None and result.pot_through_armor >= 1:
+            demoralize(board, strike.attacker, strike.defender, strike.intimidate, result.pot_through_armor)
         return True
     if strike.mode == "melee" and board.options.reprisals:
         _reprisal(board, strike)
     return False
+
+
+def _combine(board: Board, strike: Strike, attacker: Combatant, av: int, steps: list[Step]) -> tuple[int, int]:
+    """F38: the lead AV + Combination SL, capped at both AVs added; in concert the second weapon is used
+    too and its blow's POT joins the first's (returned as the extra POT)."""
+    if strike.in_concert:
+        second, more = _attack_value(board, attacker, strike.partner)
+        steps += more
+        cap = av + second
+    else:
+        cap = strike.combination_cap or av
+    combined = min(av + strike.combination_sl, cap)
+    steps.append(Step("Attack, Defense & Mixed Combinations (F38)",
+                      f"AV {av} + Combination SL {strike.combination_sl}, at most {cap}", combined))
+    extra = concert_pot(board, strike, strike.partner) if strike.in_concert else 0
+    return combined, extra
 
 
 def _attack_value(board: Board, attacker: Combatant, weapon: int) -> tuple[int, list[Step]]:
@@ -68,56 +97,84 @@ def _defence(board: Board, strike: Strike, attacker: Combatant, defender: Combat
     if not defender.standing:
         return 0, "none", [Step("Getting Hit: Levels of Wounding", f"{defender.id} is {defender.status}: "
                                                                    "no defence", 0)]
-    if strike.mode == "ranged":
+    if strike.mode in ("ranged", "stray"):
         return _ranged_defence(board, strike, defender)
     where = field_of_approach(defender.x, defender.y, defender.facing, attacker.x, attacker.y)
     if where == "rear":
         return 0, "none", [Step("Fields of Approach", "attacked from the Rear: no defence without warning", 0)]
-    name, base, use, free = _choose(board, defender, attacker.id, strike)
-    adjustments = to_hit.Adjustments(defence_use=use, free_defence_uses=free,
-                                     reprisal_same_weapon=strike.mode == "reprisal" and name == _missed(strike),
+    choice = _choose(board, defender, attacker.id, strike)
+    adjustments = to_hit.Adjustments(defence_use=choice.use, free_defence_uses=choice.free,
+                                     reprisal_same_weapon=choice.reprisal,
                                      surprise_penalty=surprise_penalty(defender),
                                      defender_stun_penalty=pain_now(defender))
-    value, steps = to_hit.defence_value(base, adjustments)
+    value, steps = to_hit.defence_value(choice.base, adjustments)
     value, more = to_hit.penalised_dv(value, adjustments)
     note = Step("Fields of Approach", f"{attacker.id} attacks from {defender.id}'s {where}", None)
-    return value, name, [note, *steps, *more]
+    value, guard = lowered_guard(board, defender, attacker.id, value)
+    return value, choice.name, [note, *steps, *more, *guard]
 
 
-def _missed(strike: Strike) -> str | None:
-    return None if strike.missed_weapon is None else f"parry:{strike.missed_weapon}"
+@dataclass(frozen=True)
+class Option:
+    """One defence the defender could offer: its DV this time, name, original value, use number, free
+    uses, and whether it is the weapon that just missed defending the Reprisal."""
+
+    value: int
+    name: str
+    base: int
+    use: int
+    free: int = 1
+    reprisal: bool = False
 
 
-def _choose(board: Board, defender: Combatant, attacker_id: str, strike: Strike) -> tuple[str, int, int, int]:
-    """(defence, original value, use number, free uses) of the defence the defender prefers.
+def _choose(board: Board, defender: Combatant, attacker_id: str, strike: Strike) -> Option:
+    """The defence the defender offers: the highest DV he actually has against this attack (first best:
+    a parry on ties), among those his declared preference allows.
 
     A defender whose whole action is defence against this attacker ignores earlier uses ("A Word about
-    Defenses"). A Reprisal parried with the weapon that just missed does not count as a use ("Reprisal").
+    Defenses"). A Reprisal parried with the weapon that just missed gets half of that weapon's DV as it
+    stands before the failed attack, and is not a use; a later defence with it, if it had not defended
+    before the Reprisal, is at full DV as if it were the first ("Reprisal").
     """
     preference = _preference(board, defender.id)
     whole = _defending_against(board, defender.id) == attacker_id
-    options: list[tuple[int, str, int, int, int]] = []
+    options: list[Option] = []
     if preference in ("best", "parry"):
-        for i, weapon in enumerate(defender.weapons):
-            if weapon.parry and weapon.ranged is None:
-                use = 1 if whole else board.uses[(defender.id, i)] + 1
-                options.append((to_hit.reuse_value(weapon.parry, use), f"parry:{i}", weapon.parry, use, 1))
+        options += [_parry(board, defender.id, i, weapon.parry, whole, strike)
+                    for i, weapon in enumerate(defender.weapons) if weapon.parry and weapon.ranged is None]
     if preference in ("best", "dodge") and defender.dodge_dv:
         use = 1 if whole else board.dodges[defender.id] + 1
         value = to_hit.reuse_value(defender.dodge_dv, use, defender.free_dodges)
-        options.append((value, "dodge", defender.dodge_dv, use, defender.free_dodges))
+        options.append(Option(value, "dodge", defender.dodge_dv, use, defender.free_dodges))
     if not options:
-        return "none", 0, 1, 1
-    _, name, base, use, free = max(options, key=lambda o: o[0])  # first best: a parry on ties
-    _count(board, defender.id, name, strike)
-    return name, base, use, free
+        return Option(0, "none", 0, 1)
+    best = max(options, key=lambda o: o.value)  # max keeps the first of equals
+    _count(board, defender.id, best)
+    return best
 
 
-def _count(board: Board, defender: str, name: str, strike: Strike) -> None:
-    if name == "dodge":
+def _parry(board: Board, who: str, weapon: int, parry: int, whole: bool, strike: Strike) -> Option:
+    key = (who, weapon)
+    if strike.mode == "reprisal" and weapon == strike.missed_weapon:
+        use = max(1, board.uses[key])  # the failed attack itself does not diminish it
+        return Option(to_hit.reprisal_value(to_hit.reuse_value(parry, use)), f"parry:{weapon}", parry, use,
+                      reprisal=True)
+    use = 1 if whole or key in board.recovered else board.uses[key] + 1
+    return Option(to_hit.reuse_value(parry, use), f"parry:{weapon}", parry, use)
+
+
+def _count(board: Board, defender: str, chosen: Option) -> None:
+    if chosen.name == "dodge":
         board.dodges[defender] += 1
-    elif not (strike.mode == "reprisal" and name == _missed(strike)):
-        board.uses[(defender, int(name.split(":")[1]))] += 1
+        return
+    key = (defender, int(chosen.name.split(":")[1]))
+    if chosen.reprisal:
+        if not board.parried[key]:
+            board.recovered.add(key)
+        return
+    board.uses[key] = 1 if key in board.recovered else board.uses[key] + 1  # recovered: this was use 1
+    board.parried[key] += 1
+    board.recovered.discard(key)
 
 
 def _ranged_defence(board: Board, strike: Strike, defender: Combatant) -> tuple[int, str, list[Step]]:
@@ -130,6 +187,9 @@ def _ranged_defence(board: Board, strike: Strike, defender: Combatant) -> tuple[
     adjustments = to_hit.Adjustments(surprise_penalty=surprise_penalty(defender),
                                      defender_stun_penalty=pain_now(defender))
     value, more = to_hit.penalised_dv(value, adjustments)
+    if strike.dv_shift:
+        value += strike.dv_shift
+        more.append(Step("Misses & Stray Fire", f"size modifier {strike.dv_shift:+d}", value))
     return value, "dodge" if defender.aware else "none", [*steps, *more]
 
 

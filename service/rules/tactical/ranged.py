@@ -58,15 +58,17 @@ class Limits:
     """The outer edge of each band in the weapon's unit; `maximum` is a crossbow's reach (else None)."""
 
     point_blank: int
-    short: Fraction
-    medium: Fraction
-    long: Fraction
+    short: int
+    medium: int
+    long: int
     maximum: int | None
 
 
 def limits(arm: Weapon, strength: int = 13, elevation: Any = 0, factor: Fraction = Fraction(1)
            ) -> tuple[Limits, list[Step]]:
-    """F26-F31, A10, A40, A42: base plus the STR shift, times an object's factor, minus elevation; PB = S/4."""
+    """F26-F31, A10, A40, A42: base plus the STR shift, times an object's factor, minus elevation; PB = S/4.
+
+    Each limit is rounded half up once, at the end of its formula (A40, RULINGS 2), PB from the exact short."""
     shift = arm.str_shift * (strength - 13)
     rise = max(Fraction(0), exact(elevation))
     edges = [max(Fraction(0), (base + shift) * factor - rise) for base in arm.base]
@@ -79,7 +81,10 @@ def limits(arm: Weapon, strength: int = 13, elevation: Any = 0, factor: Fraction
         steps.append(Step("A42", f"target {fmt(rise)} {arm.unit} above the shooter shrinks every limit", rise))
     pb = round_half_up(edges[0] / 4)
     steps.append(Step("A10", f"point-blank = round_half_up(short {fmt(edges[0])} / 4)", pb))
-    return Limits(pb, edges[0], edges[1], edges[2], arm.maximum), steps
+    short, medium, long = (round_half_up(edge) for edge in edges)
+    if any(edge.denominator != 1 for edge in edges):
+        steps.append(Step("A40", f"short/medium/long rounded half up: {short}/{medium}/{long} {arm.unit}", long))
+    return Limits(pb, short, medium, long, arm.maximum), steps
 
 
 def band(distance: Fraction, edges: Limits) -> str:

@@ -7,16 +7,17 @@ section 17 lists the steps. Same state, same declarations and same seed give the
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from service.rules.errors import OutOfRange, RulesError
 from service.rules.tactical import initiative, ranged
 from service.rules.tactical.board import Board, can_initiate, pain_now
-from service.rules.tactical.combat_state import EncounterState
+from service.rules.tactical.combat_state import Combatant, EncounterState
 from service.rules.tactical.declarations import Declaration, read_declarations
 from service.rules.tactical.events import (ActionDeclared, ActionLost, InitiativeRolled, SegmentBegan, SegmentEnded,
                                            TaskWorked)
+from service.rules.tactical.stray_play import stray
 from service.rules.tactical.exchange import Strike, resolve_strike
 from service.rules.tactical.geometry import distance
 from service.rules.tactical.movement_phase import move_whole_cs, pulse_phase, reach
@@ -105,10 +106,12 @@ def _resolve(board: Board, who: str, number: int) -> None:
         reason = f"{person.status}" if not person.standing else f"held by surprise ({person.surprise.state})"
         board.emit(ActionLost(who, reason))
         return
-    target = board.people[declaration.target or ""]
-    if not target.standing and target.status == "dead":
-        board.emit(ActionLost(who, f"{target.id} is already dead"))
+    target_id, lost = strike_target(board, declaration)
+    if target_id is None:
+        board.emit(ActionLost(who, lost))
         return
+    declaration = replace(declaration, target=target_id)
+    target = board.people[target_id]
     if declaration.action == "fire":
         _fire(board, declaration)
         return
@@ -117,7 +120,50 @@ def _resolve(board: Board, who: str, number: int) -> None:
         board.emit(ActionLost(who, f"{target.id} is {gap:.1f} ft away, out of reach"))
         return
     attack = declaration.attack or person.weapons[declaration.weapon].attack
-    resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee"))
+    combo = declaration.combination
+    if combo is None:
+        resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee",
+                                     intimidate=declaration.intimidate))
+        return
+    if combo.mode == "in-concert":
+        resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee", partner=combo.weapon,
+                                     combination_sl=combo.sl, in_concert=True, intimidate=declaration.intimidate))
+        return
+    cap = person.weapons[declaration.weapon].av + person.weapons[combo.weapon].av
+    for lead, other in ((declaration.weapon, combo.weapon), (combo.weapon, declaration.weapon)):
+        if not (board.people[target.id].status != "dead" and can_initiate(board.people[who])):
+            return
+        resolve_strike(board, Strike(who, target.id, lead, person.weapons[lead].attack if lead != declaration.weapon
+                                     else attack, "melee", partner=other, combination_sl=combo.sl,
+                                     combination_cap=cap, intimidate=declaration.intimidate))
+
+
+def strike_target(board: Board, declaration: Declaration) -> tuple[str | None, str]:
+    """Whom a declared attack, charge or shot strikes when it resolves, or (None, why it is lost).
+
+    Referee ruling on a foe who falls before the blow ("Declarations: Character Actions" leaves it open):
+    `declared` strikes the named foe; if he has fallen (unconscious, collapsed, dead) since the CS began
+    the action is lost, while a foe already down when it began may be struck on purpose (never a dead
+    one). `first-standing` strikes the first foe (another side, in the encounter's order) still standing
+    at that moment; `random-standing` one of them drawn from the segment's seeded dice.
+    """
+    if declaration.target_policy == "declared":
+        target = board.people[declaration.target or ""]
+        if target.status == "dead":
+            return None, f"{target.id} is already dead"
+        if not target.standing and target.id not in board.down_at_start:
+            return None, f"{target.id} fell before the blow"
+        return target.id, ""
+    foes = [c.id for c in board.people.values() if c.standing and _foes(board.people[declaration.combatant], c)]
+    if not foes:
+        return None, "no foe left standing"
+    if declaration.target_policy == "first-standing":
+        return foes[0], ""
+    return foes[board.rng.randrange(len(foes))], ""
+
+
+def _foes(one: Combatant, other: Combatant) -> bool:
+    return one.id != other.id and (one.side != other.side or not one.side)
 
 
 def _work(board: Board, declaration: Declaration) -> None:
@@ -149,5 +195,7 @@ def _fire(board: Board, declaration: Declaration) -> None:
     except (OutOfRange, RulesError) as error:
         board.emit(ActionLost(shooter.id, error.message))
         return
-    resolve_strike(board, Strike(shooter.id, target.id, declaration.weapon, "common", "ranged",
-                                 range_dv=reading.dv_modifier, range_band=reading.band))
+    shot = Strike(shooter.id, target.id, declaration.weapon, "common", "ranged", range_dv=reading.dv_modifier,
+                  range_band=reading.band)
+    if not resolve_strike(board, shot) and board.options.stray_fire:
+        stray(board, shot, reading, resolve_strike)

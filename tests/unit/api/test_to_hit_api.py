@@ -121,10 +121,10 @@ def test_shots_from_under_five_feet_are_flagged(client, weapon, distance, too_cl
     assert aimed["range"]["too_close"] is too_close
 
 
-def test_range_limits_are_ints_when_whole_and_floats_otherwise(client):
+def test_thrown_object_limits_are_rounded_half_up_at_the_end(client):
     body = post(client, "range", {"weapon": "hurled-hafted", "distance": 40, "object": {
         "size": 1, "height": 6, "weight_pounds": 1, "light_enc": 50}}).get_json()
-    assert body["limits"] == {"point_blank": 9, "short": 37.5, "medium": 50.25, "long": 63, "maximum": None}
+    assert body["limits"] == {"point_blank": 9, "short": 38, "medium": 50, "long": 63, "maximum": None}
     assert body["object_factor"] == 0.75 and body["dv_modifier"] == 7
 
 

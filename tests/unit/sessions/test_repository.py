@@ -102,11 +102,50 @@ def test_undo_restores_state_and_declarations_and_trims_events(repo):
     repo.update(created.id, token, lambda c: (c.state, [{"combatant": "a"}]))
     repo.resolve(created.id, token, segment(3, 2))
     undone = repo.undo(created.id, token)
-    assert (undone.segment, undone.declarations, undone.total, undone.undo) == (1, [{"combatant": "a"}], 2, 1)
-    assert repo.events(created.id, token, 0, 50)[1] == 2
+    assert (undone.segment, undone.declarations, undone.total, undone.undo) == (1, [{"combatant": "a"}], 3, 1)
+    page, total = repo.events(created.id, token, 0, 50)
+    assert total == 3 and page[-1] == {"type": "undo", "segment": 2, "seq": 6, "removed_seqs": [3, 4, 5]}
     _, events = repo.resolve(created.id, token, segment(1, 2))
-    assert events[0]["seq"] == 6  # sequence numbers are never reused
-    assert [e["seq"] for e in repo.events(created.id, token, 0, 50)[0]] == [1, 2, 6]
+    assert events[0]["seq"] == 7  # sequence numbers are never reused
+    assert [e["seq"] for e in repo.events(created.id, token, 0, 50)[0]] == [1, 2, 6, 7]
+
+
+def test_undoing_twice_removes_each_segments_events_and_logs_each_undo(repo):
+    created, token = repo.create("tactical", STATE)
+    repo.resolve(created.id, token, segment(2, 1))
+    repo.resolve(created.id, token, segment(3, 2))
+    repo.undo(created.id, token)
+    undone = repo.undo(created.id, token)
+    assert (undone.segment, undone.seq, undone.total) == (0, 7, 2)
+    page, _ = repo.events(created.id, token, 0, 50)
+    assert [(e["type"], e["seq"], e["removed_seqs"]) for e in page] == [("undo", 6, [3, 4, 5]), ("undo", 7, [1, 2])]
+    assert [e["seq"] for e in repo.events_after(created.id, token, 5)] == [6, 7]
+
+
+def test_undo_keeps_edits_made_after_the_segment_when_they_replay(repo):
+    created, token = repo.create("tactical", STATE)
+    repo.resolve(created.id, token, segment(1, 1))
+    add = {"op": "add_combatant", "id": "b"}
+    repo.update(created.id, token, lambda c: ({**c.state, "combatants": [*c.state["combatants"], {"id": "b"}]},
+                                              c.declarations), edit=add)
+
+    def replay(before, edits):
+        assert [e["op"] for e in edits] == ["add_combatant"] and edits[0]["version"] == 3
+        return {**before.state, "combatants": [*before.state["combatants"], {"id": "b"}]}, before.declarations
+
+    undone = repo.undo(created.id, token, replay=replay)
+    assert (undone.segment, [c["id"] for c in undone.state["combatants"]]) == (0, ["a", "b"])
+    assert repo.get(created.id, token).state == undone.state
+
+
+def test_undo_refuses_to_drop_an_edit_it_cannot_replay(repo):
+    created, token = repo.create("tactical", STATE)
+    repo.resolve(created.id, token, segment(1, 1))
+    repo.update(created.id, token, bump, edit={"op": "remove_combatant", "id": "a"})
+    with pytest.raises(Conflict) as caught:
+        repo.undo(created.id, token)
+    assert caught.value.status == 409 and "remove combatant 'a'" in str(caught.value)
+    assert repo.get(created.id, token).segment == 1  # nothing changed
 
 
 def test_undo_with_nothing_to_undo_conflicts(repo):

@@ -109,3 +109,28 @@ def test_wear_sequence_slash_needs_pot():
     with pytest.raises(Contradiction) as info:
         wear_sequence((layer("padded"),), [WearStrike(3), WearStrike(3, "slash")])
     assert info.value.field == ("strikes", 1, "pot")
+
+
+@pytest.mark.parametrize("armor_wear, mail_dr, mail_durability", [(True, 10, 39), (False, 9, 9)])
+def test_thrust_through_mail_takes_one_off_r_with_wear_and_off_the_dr_without(armor_wear, mail_dr,
+                                                                            mail_durability):
+    struck = strike((layer("padded"), layer("singlemail")), 30, 6, "thrust", armor_wear=armor_wear)
+    padded, mail = struck.layers
+    assert (padded.dr, mail.dr, mail.rating) == (9, mail_dr, mail_durability)
+    assert struck.pot_through == 28
+
+
+@pytest.mark.parametrize("armor_wear, dr_after", [(True, 20), (False, 7)])
+def test_slash_on_doublemail_comes_off_r_with_wear_and_off_the_dr_without(armor_wear, dr_after):
+    assert slash((layer("doublemail"),), 13, armor_wear=armor_wear).layers[0].dr == dr_after
+    assert strike((layer("doublemail"),), 13, 4, "slash", armor_wear=armor_wear).layers[0].dr == dr_after
+
+
+@pytest.mark.parametrize("armor_wear", [True, False])
+def test_every_armor_path_both_ways(armor_wear):
+    common = strike((layer("singlemail"),), 30, 6, "common", armor_wear=armor_wear).layers[0]
+    assert (common.dr, common.rating) == ((10, 34) if armor_wear else (10, 40))
+    assert slash((layer("field-plate"),), 33, armor_wear).layers[0].dr == 40
+    assert slash((layer("cuerbully-plate"),), 15, armor_wear).layers[0].dr == 22  # 7.5 -> 8 off 30 either way
+    plate = strike((layer("brigandine"), layer("padded")), 50, 6, "thrust", armor_wear=armor_wear)
+    assert [item.dr for item in plate.layers] == ([34, 9] if armor_wear else [36, 9])

@@ -48,9 +48,9 @@ def test_elevation_shrinks_limits_and_never_below_zero():
     assert edges(range_of("hurled-hilted", 0, elevation=500)) == (0, 0, 0, 0, None)
 
 
-def test_fractional_elevation_keeps_exact_limits():
+def test_fractional_elevation_rounds_each_limit_at_the_end():
     result = range_of("bow", 0, elevation=2.5)
-    assert (result.limits.short, result.limits.point_blank) == (Fraction(115, 2), 14)
+    assert edges(result) == (14, 58, 78, 98, None)  # 57.5, 77.5, 97.5 half up; PB 57.5/4 = 14.375 -> 14
 
 
 @pytest.mark.parametrize(("distance", "band", "dv"), [
@@ -119,7 +119,7 @@ def test_thrown_object_sizes_must_be_positive():
 def test_thrown_object_scales_short_medium_long_before_point_blank():
     rock = ThrownObject(Fraction(1), Fraction(6), Fraction(1), Fraction(50))   # 3/4
     result = range_of("hurled-hafted", 40, thrown=rock)
-    assert edges(result) == (9, Fraction(75, 2), Fraction(201, 4), 63, None)
+    assert edges(result) == (9, 38, 50, 63, None)  # 37.5, 50.25 rounded half up; PB from 37.5/4
     assert result.band == "medium"
 
 
@@ -150,3 +150,8 @@ def test_weapons_catalog():
 
 def test_weapon_names_constant_matches_the_data():
     assert ranged.WEAPON_NAMES == tuple(ranged.weapons())
+
+
+def test_a_two_thirds_object_on_hafted_ranges_gets_whole_limits():
+    thrown = ThrownObject(Fraction(19, 10), Fraction(6), Fraction(1), Fraction(50))  # 0.32 of height: x 2/3
+    assert edges(range_of("hurled-hafted", 40, thrown=thrown)) == (8, 33, 45, 56, None)  # 33.3, 44.7, 56

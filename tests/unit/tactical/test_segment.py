@@ -78,8 +78,9 @@ def test_a_miss_gives_the_defender_a_reprisal_at_half_parry():
     result = resolve_segment(state(a, b), decl, random.Random(0))
     first, reprisal = types(result, "attack")
     assert first["outcome"] == "bumble" and reprisal["mode"] == "reprisal"
-    # a's sword: used once to attack, so defending is its 2nd use (40 -> 20), halved again for the Reprisal.
-    assert (reprisal["defence"], reprisal["dv"]) == ("parry:0", 10)
+    # a's sword missed; against the Reprisal its Parry 40 is halved once (the failed attack does not
+    # diminish it first): 20, level with the Dodge 20, and a parry wins ties.
+    assert (reprisal["defence"], reprisal["dv"]) == ("parry:0", 20)
 
 
 def test_rear_attacks_are_undefended():
@@ -168,3 +169,73 @@ def test_an_other_action_with_a_duration_runs_across_segments():
         s = result.state
     assert lefts == [2, 1, 0]
     assert (s.get("lighter").task, s.get("lighter").task_left) == ("", 0)
+
+
+def reprisal_fight(a_parry, a_dodge, *, actions=1, b_d100=(100,)):
+    """a attacks b and misses (a bumble); b's Reprisal misses too; with more actions b strikes again
+    (a never takes a Reprisal)."""
+    a = person("a", av=50, parry=a_parry, dodge=a_dodge, side="red")
+    b = person("b", av=50, parry=30, side="blue")
+    decl = [{"combatant": "a", "action": "attack", "target": "b", "reprisal": "none", "actions": actions,
+             "dice": {"initiative": 10, "d100": [100]}},
+            *[{"combatant": "a", "action": "wait"}] * (actions - 1),
+            {"combatant": "b", "action": "attack", "target": "a", "actions": actions,
+             "dice": {"initiative": 1, "d100": list(b_d100)}}]
+    return types(resolve_segment(state(a, b), decl, random.Random(0)), "attack")
+
+
+def test_the_reprisal_defence_is_the_best_one_after_halving():
+    # Parry 23 halves to 12 against the Reprisal; the Dodge 20 is better and is the one offered.
+    _, reprisal, *_ = reprisal_fight(23, 20)
+    assert (reprisal["mode"], reprisal["defence"], reprisal["dv"]) == ("reprisal", "dodge", 20)
+
+
+def test_a_later_defence_with_the_recovered_weapon_is_at_full_dv_then_halves():
+    # b has two actions: his Reprisal (a miss), then two attacks; a parries with the sword each time:
+    # 40 -> 20 for the Reprisal, then 40 as if first, then 20 (the second use).
+    attacks = reprisal_fight(40, 0, actions=3, b_d100=(100, 100, 100))
+    assert [(x["mode"], x["attacker"], x["dv"]) for x in attacks] == [
+        ("melee", "a", 30), ("reprisal", "b", 20), ("melee", "b", 40), ("melee", "b", 20), ("melee", "b", 10)]
+
+
+def three_way(policy, **extra):
+    """knight (red) strikes twice; bandits b1, b2 (blue). b1 starts unconscious when `b1_down`."""
+    knight = person("knight", av=90, side="red", STR=18, mSTA=16)
+    b1 = dict(person("b1", av=10, parry=1, dodge=1, side="blue"), status=extra.get("b1_status", "standing"))
+    b2 = person("b2", av=10, parry=1, dodge=1, side="blue")
+    decl = [{"combatant": "knight", "action": "attack", "target": extra.get("target", "b1"), "actions": 2,
+             "target_policy": policy, "dice": {"initiative": 10, "d100": extra.get("d100", [1, 1])}},
+            {"combatant": "b1", "action": "wait", "dice": {"d100": [100, 100]}},
+            {"combatant": "b2", "action": "wait"}]
+    return resolve_segment(state(knight, b1, b2, knockback_moves=False), decl, random.Random(5))
+
+
+def test_first_standing_moves_on_to_the_next_foe_when_the_first_falls():
+    result = three_way("first-standing", d100=[1, 1])  # two heroic hits of POT 2 x 22
+    attacks = types(result, "attack")
+    assert result.state.get("b1").status != "standing"
+    assert [a["defender"] for a in attacks] == ["b1", "b2"]
+
+
+def test_a_declared_target_who_fell_earlier_this_cs_costs_the_action():
+    result = three_way("declared", d100=[20, 20])  # 7 wounds; b1 fails his footing and his P-RES
+    assert result.state.get("b1").status == "unconscious"
+    assert [a["defender"] for a in types(result, "attack")] == ["b1"]
+    assert types(result, "action-lost")[0]["reason"] == "b1 fell before the blow"
+
+
+def test_a_foe_down_when_the_cs_began_may_be_struck_on_purpose():
+    result = three_way("declared", b1_status="unconscious", d100=[60, 60])
+    assert [(a["defender"], a["dv"]) for a in types(result, "attack")] == [("b1", 0), ("b1", 0)]
+
+
+def test_random_standing_only_draws_standing_foes_and_needs_no_target():
+    decl = check_declarations(state(person("k", side="red"), person("b", side="blue")),
+                              [{"combatant": "k", "action": "attack", "target_policy": "random-standing"}])
+    assert decl[0]["target_policy"] == "random-standing"
+    result = three_way("random-standing", b1_status="unconscious", d100=[60, 60])
+    assert {a["defender"] for a in types(result, "attack")} == {"b2"}
+    with pytest.raises(RulesError) as caught:
+        check_declarations(state(person("k", side="red"), person("b", side="blue")),
+                           [{"combatant": "k", "action": "attack"}])
+    assert caught.value.field == ("declarations", 0, "target")

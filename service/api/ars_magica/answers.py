@@ -1,0 +1,59 @@
+"""Pieces every `ars-magica` calculator answer shares: options read through the ruleset, dice, rolls
+refused beyond use, assumptions and the trace."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from marshmallow import Schema, fields
+
+from service.api.schemas import RollSchema, trace_field
+from service.rules import registry
+from service.rules.ars_magica import stress
+from service.rules.dice import DiceSource
+from service.rules.trace import Step
+
+RULESET_ID = "ars-magica"
+
+
+def options(body: dict) -> dict[str, Any]:
+    """Every option's value (the caller's, checked by the ruleset, else the default)."""
+    return registry.get(RULESET_ID).read_options(body.get("options"))
+
+
+def dice_for(body: dict) -> DiceSource | None:
+    """Dice when the body asks for a roll (`seed` or `rolls`), else None."""
+    if body.get("seed") is None and body.get("rolls") is None:
+        return None
+    return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (body.get("rolls") or {}).items()
+                                                        if v is not None})
+
+
+def refuse_unused(dice: DiceSource, rolled: Iterable[tuple[str, stress.Rolled | None, str]]) -> None:
+    """Faces beyond what a made roll could use answer 422 (its stress role after the final face, its botch
+    role beyond the botch dice rolled); the roles of rolls not made are ignored."""
+    for role, made, botch_role in rolled:
+        if made is None:
+            continue
+        stress.refuse_leftovers(dice, (role,))
+        if made.botch_faces:
+            stress.refuse_leftovers(dice, (botch_role,))
+
+
+def common(dice: DiceSource | None, steps: Iterable[Step], assumptions: list[str]) -> dict[str, Any]:
+    """`dice`, `seed`, `assumptions` and `trace`."""
+    return {"dice": [] if dice is None else dice.dice(), "seed": None if dice is None else dice.seed,
+            "assumptions": assumptions, "trace": [s.as_dict() for s in steps]}
+
+
+class CommonAnswerSchema(Schema):
+    """Fields every calculator answers."""
+
+    dice = fields.List(fields.Nested(RollSchema), required=True,
+                       metadata={"description": "Every die rolled (empty when nothing was rolled)."})
+    seed = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "The seed that reproduces the dice (null when none was "
+                                                   "needed)."})
+    assumptions = fields.List(fields.String(), required=True,
+                              metadata={"description": "Ids of the assumptions (GET /v1/rulesets/ars-magica) "
+                                                       "this answer relied on."})
+    trace = trace_field()

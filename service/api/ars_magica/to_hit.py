@@ -1,0 +1,197 @@
+"""POST /v1/ars-magica/to-hit: a melee attack against a defence, or a missile against its ease factor."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from service.api.ars_magica import answers
+from service.api.ars_magica.common import (Strict, botch_dice_schema, choice, exact_pair, exact_text, flag,
+                                           integer, options_field, outcome_schema, probability, rolls_schema)
+from service.api.blueprint import Blueprint
+from service.api.schemas import JsonFloat, JsonInteger, seed_field
+from service.rules.ars_magica import to_hit
+from service.rules.errors import Contradiction
+from service.rules.rounding import exact
+
+blp = Blueprint("ars-magica-to-hit", __name__, description="Ars Magica: chance to hit in melee and with missiles "
+                "(seed 002, 3. Melee and 2. First Missiles).")
+MOVEMENTS = ("still", "walking", "hustling", "sprinting")
+
+
+class AttackModifiersSchema(Strict):
+    """Situational modifiers added to the attack total (OTHER MODIFIERS, *All-out attack*)."""
+
+    high_ground = flag("High ground or horseback: +3.")
+    side = flag("Attack from the side: +1.")
+    behind = flag("Attack from behind: +3.")
+    mounted_vs_foot = flag("Mounted against a footman: +3.")
+    all_out = flag("All-out attack (after a preparing round): +3.")
+    darkness = integer(0, 3, "Darkness: -1 to -3.", 0)
+
+
+class DefenceModifiersSchema(Strict):
+    """Situational modifiers added to the defence total (OTHER MODIFIERS, *Combat considerations*)."""
+
+    high_ground = flag("High ground or horseback: +3.")
+    mounted_vs_foot = flag("Mounted against a footman: +3.")
+    desperate = flag("Desperate defence: +6.")
+    hold_ground = flag("Holding ground: -2.")
+
+
+class MissileSchema(Strict):
+    """A shot, as the MISSILE FIRE TABLE sees it."""
+
+    distance_yd = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 100_000),
+                            metadata={"description": "Distance to the target in yards."})
+    spell = flag("Spell targeting: the two nearest bands use the spell column.")
+    obscured = flag("Target obscured by darkness or cover: +3.")
+    target_movement = choice(MOVEMENTS, "Target's pace: hustling +3, sprinting +6 + its Qik.", "still")
+    target_qik = integer(-10, 10, "Target's Quickness (counts when sprinting).", 0)
+    target_size = integer(-10, 10, "Target's Size (subtracted).", 0)
+    target_dodge = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(-50, 100),
+                               metadata={"description": "Target's Dodge total when dodging (null: not dodging)."})
+    shield_defence = integer(0, 20, "Defence bonus of the target's shield.", 0)
+    into_melee = flag("Shooting into a melee: +3, and a roll that misses only by it hits a friend.")
+
+
+ROLES = {"attack": "Attack stress die.", "defence": "Defence stress die.",
+         "attack_botch": "Botch dice of the attack roll.", "defence_botch": "Botch dice of the defence roll."}
+
+
+class ToHitRequestSchema(Strict):
+    """An attack total against a melee `defence` or a `missile` shot (exactly one)."""
+
+    attack = integer(-50, 100, "Attack total before situational modifiers.", required=True)
+    attack_modifiers = fields.Nested(AttackModifiersSchema, load_default=dict,
+                                     metadata={"description": "Added to the attack total."})
+    defence = JsonInteger(validate=validate.Range(-50, 100),
+                          metadata={"description": "Defence total (melee); give this or `missile`."})
+    defence_mode = choice(("roll", "total", "surprised"), "roll: the defender's one roll this round; total: a "
+                          "later attack (no die); surprised: the die alone.", "roll")
+    defence_modifiers = fields.Nested(DefenceModifiersSchema, load_default=dict,
+                                      metadata={"description": "Added to the defence total."})
+    missile = fields.Nested(MissileSchema, metadata={"description": "A shot; give this or `defence`."})
+    botch_dice = botch_dice_schema("ToHitBotchDiceSchema", ("attack", "defence"))
+    options = options_field()
+    seed = seed_field()
+    rolls = rolls_schema("ToHitRollsSchema", ROLES)
+
+
+class ToHitRollSchema(Schema):
+    """The attack as rolled."""
+
+    attack_roll = fields.Integer(required=True, metadata={"description": "Attack total + stress die (0 when "
+                                                                         "botched)."})
+    defence_roll = fields.Integer(required=True, allow_none=True,
+                                  metadata={"description": "Defence total + die, the bare total (`total`), the "
+                                                           "die alone (`surprised`); null for missiles."})
+    attack_botches = fields.Integer(required=True, metadata={"description": "Botch dice showing 0 (attack)."})
+    defence_botches = fields.Integer(required=True, metadata={"description": "Botch dice showing 0 (defence)."})
+    margin = fields.Integer(required=True, metadata={"description": "attack_roll - defence_roll (missiles: - "
+                                                                    "ease_factor)."})
+    outcome = fields.String(required=True, validate=validate.OneOf(("miss", "friend", "hit", "exceptional")),
+                            metadata={"description": "What the roll did."})
+
+
+OUTCOMES = ("miss", "friend", "hit", "exceptional")
+
+
+class ToHitSchema(answers.CommonAnswerSchema):
+    """The odds of the attack (exact), and the roll when one was made."""
+
+    mode = choice(("melee", "missile"), "Melee or missile.", required=True)
+    attack_total = fields.Integer(required=True, metadata={"description": "After modifiers."})
+    defence_total = fields.Integer(required=True, allow_none=True,
+                                   metadata={"description": "After modifiers (null for missiles or surprised)."})
+    ease_factor = fields.Integer(required=True, allow_none=True, metadata={"description": "Missiles only."})
+    chance = probability("P(the attack hits its target), exceptional blows included.", required=True)
+    chance_exact = exact_text("P(the attack hits its target)", required=True)
+    probabilities = fields.Dict(keys=fields.String(validate=validate.OneOf(OUTCOMES)), values=fields.Float(),
+                                required=True, metadata={"description": "Exclusive outcomes: melee miss, hit, "
+                                                                        "exceptional; missiles add friend."})
+    probabilities_exact = fields.Dict(keys=fields.String(validate=validate.OneOf(OUTCOMES)), values=fields.String(),
+                                      required=True, metadata={"description": "The same, as exact fractions."})
+    botch_probabilities = fields.Nested(outcome_schema("BotchOddsSchema", ("attack", "defence"), False,
+                                                       "P(that roll botches)."), required=True)
+    botch_probabilities_exact = fields.Nested(outcome_schema("BotchOddsExactSchema", ("attack", "defence"), True,
+                                                             "P(that roll botches), exact."), required=True)
+    roll = fields.Nested(ToHitRollSchema, required=True, allow_none=True,
+                         metadata={"description": "The roll (null unless `seed` or `rolls` was sent)."})
+
+
+EXAMPLE_REQUEST = {"attack": 12, "defence": 9, "attack_modifiers": {"side": True}, "seed": 7}
+EXAMPLE_ANSWER = {"mode": "melee", "attack_total": 13, "defence_total": 9, "ease_factor": None,
+                  "chance": 0.6264, "chance_exact": "31007/49500",
+                  "probabilities": {"miss": 0.3736, "hit": 0.6003, "exceptional": 0.0261},
+                  "probabilities_exact": {"miss": "18493/49500", "hit": "...", "exceptional": "..."},
+                  "botch_probabilities": {"attack": 0.01, "defence": 0.01},
+                  "botch_probabilities_exact": {"attack": "1/100", "defence": "1/100"},
+                  "roll": {"attack_roll": 19, "defence_roll": 14, "attack_botches": 0, "defence_botches": 0,
+                           "margin": 5, "outcome": "hit"},
+                  "dice": [{"role": "attack", "expression": "stress d10", "dice": [6], "total": 6,
+                            "supplied": False}], "seed": 7, "assumptions": ["stress_die", "attack_tie"],
+                  "trace": [{"rule": "3. Melee", "detail": "attack 13 + stress vs defence 9 (roll)", "value": 0.63}]}
+
+
+@blp.post("/to-hit")
+@blp.arguments(ToHitRequestSchema, example=EXAMPLE_REQUEST)
+@blp.response(200, ToHitSchema, example=EXAMPLE_ANSWER)
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.doc(operationId="arsMagicaToHit")
+def to_hit_view(body: dict) -> dict:
+    """Chance that a melee attack beats its defence, or a missile its ease factor, exactly; with a roll."""
+    if ("defence" in body) == ("missile" in body):
+        raise Contradiction("give exactly one of `defence` and `missile`",
+                            ("missile",) if "missile" in body else ("defence",))
+    opts = answers.options(body)
+    bonus, steps = to_hit.attack_modifier(body["attack_modifiers"])
+    attack = body["attack"] + bonus
+    botch = {k: body["botch_dice"].get(k, opts["botch_dice"]) for k in ("attack", "defence")}
+    dice = answers.dice_for(body)
+    if "missile" in body:
+        return _missile(body, opts, attack, botch, steps, dice)
+    return _melee(body, opts, attack, botch, steps, dice)
+
+
+def _melee(body: dict, opts: dict, attack: int, botch: dict, steps: list, dice: Any) -> dict:
+    mode = body["defence_mode"]
+    extra, more = to_hit.defence_modifier(body["defence_modifiers"])
+    defence = body["defence"] + extra
+    odds = to_hit.melee_odds(attack, defence, mode, botch, opts)
+    roll = None
+    if dice is not None:
+        swing = to_hit.roll_melee(attack, defence, mode, botch, opts, dice)
+        answers.refuse_unused(dice, [("attack", swing.attack_die, "attack_botch"),
+                                     ("defence", swing.defence_die, "defence_botch")])
+        roll = _roll(swing)
+    return {"mode": "melee", "attack_total": attack, "defence_total": None if mode == "surprised" else defence,
+            "ease_factor": None, **_odds(odds), "roll": roll,
+            **answers.common(dice, [*steps, *more, *odds.steps],
+                             ["stress_die", "botch_dice", "botched_total", "attack_tie", "exceptional_margin"])}
+
+
+def _missile(body: dict, opts: dict, attack: int, botch: dict, steps: list, dice: Any) -> dict:
+    shot = to_hit.Missile(**{**body["missile"], "distance_yd": exact(body["missile"]["distance_yd"])})
+    ef, fire = to_hit.ease_factor(shot)
+    odds = to_hit.missile_odds(attack, ef, shot.into_melee, botch["attack"], opts)
+    roll = None
+    if dice is not None:
+        swing = to_hit.roll_missile(attack, ef, shot.into_melee, botch["attack"], opts, dice)
+        answers.refuse_unused(dice, [("attack", swing.attack_die, "attack_botch")])
+        roll = _roll(swing)
+    return {"mode": "missile", "attack_total": attack, "defence_total": None, "ease_factor": ef, **_odds(odds),
+            "roll": roll, **answers.common(dice, [*steps, *fire, *odds.steps],
+                                           ["stress_die", "botch_dice", "botched_total", "missile_bands",
+                                            "missile_exceptional_margin"])}
+
+
+def _odds(odds: to_hit.Odds) -> dict[str, Any]:
+    return {**exact_pair("chance", odds.chance), **exact_pair("probabilities", odds.probabilities),
+            **exact_pair("botch_probabilities", odds.botch)}
+
+
+def _roll(swing: to_hit.Swing) -> dict[str, Any]:
+    return {"attack_roll": swing.attack_roll, "defence_roll": swing.defence_roll,
+            "attack_botches": swing.attack_botches, "defence_botches": swing.defence_botches,
+            "margin": swing.margin, "outcome": swing.outcome}

@@ -1,0 +1,207 @@
+"""Schemas of the tactical task, catch, surprise-check and after-the-blow calculators (shapes and bounds only)."""
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
+from service.api.tactical.maneuvers_schemas import _chance, _exact, _int, _out_int, progression_field, \
+    task_resolution_field
+from service.api.tactical.to_hit_schemas import SCORE
+
+SMALL = validate.Range(0, 1_000)
+TASKS = ("action", "rummage", "untie", "string-bow", "cock-crossbow")
+TOOLS = ("none", "goatsfoot", "belt-hook", "crannequin", "windlass")
+OUTCOMES = ("none", "not-surprised", "stunned", "overwhelmed")
+
+
+class TaskRequestSchema(Schema):
+    """A task from table 4-1 or its footnotes; only the fields its `kind` names are read."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(TASKS),
+                         metadata={"description": "action (a table 4-1 row), rummage, untie, string-bow or "
+                                                  "cock-crossbow."})
+    action = fields.String(validate=validate.Length(1, 200), metadata={"description": "kind action: the row's name, "
+                                                                                      "e.g. \"Aketon/Coat\"."})
+    doff = JsonBoolean(load_default=False, metadata={"description": "kind action: taking clothing or armor off."})
+    items = JsonInteger(validate=validate.Range(0, 1_000), metadata={"description": "rummage: objects in the "
+                                                                                    "container."})
+    mph = _int("rummage: speed while rummaging (added to the DV).", 0, validate.Range(0, 1_000))
+    tier_str = JsonInteger(validate=SMALL, metadata={"description": "untie: STR of whoever tied the knot."})
+    tier_trade_sl = _int("untie: the tier's Huntsman/Woodsman/Guide/Mariner SL.", 0, SMALL)
+    untier_crd_mod = _int("untie: the untier's CRD attribute modifier.", 0)
+    untier_str = JsonInteger(validate=SMALL, metadata={"description": "untie: the untier's STR."})
+    bow_str = JsonInteger(validate=SMALL, metadata={"description": "string-bow: the bow's STR rating."})
+    strength = JsonInteger(validate=SMALL, metadata={"description": "string-bow: the character's STR."})
+    crossbow = fields.String(load_default="light", validate=validate.OneOf(["light", "heavy"]),
+                             metadata={"description": "cock-crossbow: light or heavy."})
+    tool = fields.String(load_default="none", validate=validate.OneOf(TOOLS),
+                         metadata={"description": "cock-crossbow: the cocking tool."})
+    built_in = JsonBoolean(load_default=False, metadata={"description": "cock-crossbow: the tool is built in."})
+    tool_at_hand = JsonBoolean(load_default=True, metadata={"description": "cock-crossbow: the tool lies within "
+                                                                           "reach (else 1 more action to fetch)."})
+    double_time = JsonBoolean(load_default=False, metadata={"description": "Take twice the time in adverse "
+                                                                           "conditions: the DV is halved."})
+    av = JsonInteger(validate=SCORE, metadata={"description": "The AV of the check (CRD or STR), for its chance."})
+    task_resolution = task_resolution_field()
+    progression = progression_field()
+
+
+class TaskSchema(Schema):
+    """The actions a task takes, the DV of its check and the chance."""
+
+    actions = JsonFloat(required=True, metadata={"description": "Actions (CS) it takes; per try when per_attempt."})
+    actions_exact = fields.String(required=True, metadata={"description": "Exact fraction of actions."})
+    check = fields.String(required=True, allow_none=True, metadata={"description": "CRD or STR; null: no check."})
+    dv = _out_int("DV of the check, or null.", nullable=True)
+    per_attempt = JsonBoolean(required=True, metadata={"description": "True when a failed check can be tried again, "
+                                                                      "each try taking `actions`."})
+    chance = _chance("Percent chance of the check (with av).")
+    chance_exact = _exact()
+    trace = trace_field()
+
+
+class CatcherSchema(Schema):
+    """Whoever tries to catch a falling object."""
+
+    modified_sta = _int("Modified STA.", bounds=validate.Range(0, 1_000))
+    str_mod = _int("STR attribute modifier.", bounds=validate.Range(-100, 100))
+    crd_mod = _int("CRD attribute modifier.", bounds=validate.Range(-100, 100))
+    armor_dr = _int("Armor DR worn.", 0, validate.Range(0, 1_000))
+    cnd = _int("CND score (wound threshold).", bounds=validate.Range(0, 1_000))
+    wounds = _int("Wounds already taken.", 0, validate.Range(0, 11))
+    crd_av = JsonInteger(validate=SCORE, metadata={"description": "CRD AV for the catch, for its chance."})
+
+
+class CatchRequestSchema(Schema):
+    """An object falling and who catches it (F33-F35, A39)."""
+
+    distance_feet = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 100_000),
+                              metadata={"description": "Feet it falls."})
+    weight_pounds = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 1_000_000),
+                              metadata={"description": "Its weight in pounds."})
+    catcher = fields.Nested(CatcherSchema, required=True, metadata={"description": "The catcher."})
+    task_resolution = task_resolution_field()
+
+
+class CatchSchema(Schema):
+    """The catch DV and chance, and what the impact does to the catcher."""
+
+    pulses = _out_int("Pulses of movement to reach the point of impact (0: adjacent only).")
+    catch_dv = _out_int("DV of the CRD check to catch it (F34).")
+    catch_chance = _chance("Percent chance to catch it (with crd_av).")
+    catch_chance_exact = _exact()
+    impact_pot = _out_int("POT of the impact (F34).")
+    capacity = _out_int("What the catcher absorbs: mSTA + STR mod + CRD mod + armor DR (F35).")
+    excess_pot = _out_int("POT left to wound him.")
+    wound_threshold = JsonFloat(required=True, metadata={"description": "(mSTA + CND)/8 (F23)."})
+    wounds = _out_int("Wounds the excess gives (F24).")
+    total_wounds = _out_int("Wounds after the catch.")
+    level = fields.String(required=True, metadata={"description": "Level of Wounding after the catch."})
+    trace = trace_field()
+
+
+class SurpriseCheckRequestSchema(Schema):
+    """The target's check against a Surprise, with magic, wait-and-see and trap rules (F7, A31, A33)."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(["ambush", "ruse", "mechanical-trap",
+                                                                 "concealed-trap", "glamourie-trap"]),
+                         metadata={"description": "What springs it: contested for ambush, ruse and glamourie; a "
+                                                  "simple roll for mechanical and concealed traps."})
+    target_av = _int("The target's Perception (or AWA) AV.")
+    spirit_sl = _int("A magic user's highest Spirit Skill SL, added to his AV.", 0, SMALL)
+    wait_and_see_sl = _int("Trade SL of a PC who voiced suspicion (A33), added to his AV.", 0, SMALL)
+    dv = JsonInteger(validate=SCORE, metadata={"description": "The check's DV (F7, or the trap's); concealed-trap "
+                                                              "may give craft_av instead."})
+    craft_av = JsonInteger(validate=SCORE, metadata={"description": "concealed-trap: the craftsman's craft AV, "
+                                                                    "which is the DV."})
+    aggressor_chance = JsonInteger(validate=validate.Range(0, 100),
+                                   metadata={"description": "Contested kinds: the aggressor's percent chance."})
+    task_resolution = task_resolution_field()
+
+
+SurpriseOddsSchema = Schema.from_dict(
+    {o: JsonFloat(required=True, metadata={"description": f"Chance of outcome {o}."}) for o in OUTCOMES},
+    name="SurpriseCheckOddsSchema")
+SurpriseOddsExactSchema = Schema.from_dict(
+    {o: fields.String(required=True, metadata={"description": f"Exact chance of outcome {o}."}) for o in OUTCOMES},
+    name="SurpriseCheckOddsExactSchema")
+
+
+class SurpriseCheckSchema(Schema):
+    """The target's AV, DV and chance, and the odds of each Surprise outcome."""
+
+    target_av = _out_int("AV with the magic and wait-and-see bonuses.")
+    dv = _out_int("The DV the target checks against.")
+    target_chance = _out_int("The target's percent chance.")
+    probabilities = fields.Nested(SurpriseOddsSchema, required=True, metadata={"description": "Outcomes."})
+    probabilities_exact = fields.Nested(SurpriseOddsExactSchema, required=True, metadata={"description": "Exact."})
+    expected_duration_cs = JsonFloat(required=True, metadata={"description": "Expected CS of stun."})
+    expected_duration_cs_exact = fields.String(required=True, metadata={"description": "Exact fraction."})
+    trace = trace_field()
+
+
+class MortalWoundRequestSchema(Schema):
+    """A Mortally wounded character moving unaided, and the 10th-wound checks (F45, A27)."""
+
+    wounds = _int("Wounds taken (7 or more: Mortal).", bounds=validate.Range(7, 10))
+    feet = JsonFloat(load_default=0, allow_nan=False, validate=validate.Range(0, 100_000),
+                     metadata={"description": "Feet moved alone."})
+    str_mod = _int("STR attribute modifier.", bounds=validate.Range(-100, 100))
+    cnd_mod = _int("CND attribute modifier.", bounds=validate.Range(-100, 100))
+    cnd = _int("CND score: minutes left to live after the 10th wound.", bounds=validate.Range(0, 1_000))
+    p_res_av = JsonInteger(validate=SCORE, metadata={"description": "P-RES AV, for the chance of the checks vs 55."})
+    task_resolution = task_resolution_field()
+
+
+class MortalWoundSchema(Schema):
+    """Wounds added by moving, the new total and what the 10th wound asks."""
+
+    feet_per_wound = _out_int("Feet per added wound (STR mod + CND mod, at least 1).")
+    added_wounds = _out_int("Wounds the move added (F45).")
+    total_wounds = _out_int("Wounds after the move.")
+    level = fields.String(required=True, metadata={"description": "Level of Wounding."})
+    status = fields.String(required=True, metadata={"description": "alive, collapsed (10th) or dead (11th+)."})
+    death_check_dv = _out_int("P-RES DV at the 10th wound (null before it or once dead).", nullable=True)
+    survive_chance = _chance("Percent chance to pass that check (with p_res_av).")
+    survive_chance_exact = _exact()
+    minutes_to_live = _out_int("Minutes of life after surviving the 10th wound, without a healer.", nullable=True)
+    trace = trace_field()
+
+
+class AfterBattleRequestSchema(Schema):
+    """STR and wounds once the fighting ends (A28)."""
+
+    strength = _int("STR score.", bounds=validate.Range(0, 1_000))
+    wounds = _int("Wounds taken.", bounds=validate.Range(0, 10))
+
+
+class AfterBattleSchema(Schema):
+    """STR once the adrenaline is gone, and the END recovery multiplier."""
+
+    level = fields.String(required=True, metadata={"description": "Level of Wounding."})
+    level_number = _out_int("1 Light .. 4 Mortal (0: unwounded).")
+    strength = _out_int("Effective STR after the battle: STR x (1 - level/4), half up.")
+    end_recovery_factor = _out_int("END recovery takes this many times as long (2^level).")
+    trace = trace_field()
+
+
+class HealingRequestSchema(Schema):
+    """Wounds (or Body Point damage) to heal and the healer's skill (The Healing Process)."""
+
+    wounds = JsonInteger(validate=validate.Range(0, 10), metadata={"description": "Wounds to heal (or damage)."})
+    damage = JsonInteger(validate=validate.Range(0, 10_000),
+                         metadata={"description": "Body Point option: points of damage to heal (instead of wounds)."})
+    healer_sl = _int("The healer's trade SL (1 week or day less per 4).", 0, SMALL)
+    cnd_mod = _int("Body Point option: the patient's CND attribute modifier.", 0, validate.Range(-100, 100))
+
+
+class HealingSchema(Schema):
+    """Days to heal each wound (or point) in turn, the total, and the care it needs."""
+
+    schedule_days = fields.List(JsonInteger(), required=True,
+                                metadata={"description": "Days for each wound (point) in turn, worst first."})
+    total_days = _out_int("Days until every wound (point) is healed.")
+    bed_rest = JsonBoolean(required=True, metadata={"description": "Worse than Light: bed rest and a healer."})
+    needs_skilled_healer = JsonBoolean(required=True, metadata={"description": "Mortal wounds need one."})
+    heals = JsonBoolean(required=True, metadata={"description": "False when Mortal wounds have no healer."})
+    trace = trace_field()

@@ -1,0 +1,88 @@
+"""Dice expressions of damage and damage bonus ("1d8+1", "-1d4", "2d6", "0"): parsing, exact
+distributions by convolution, maxima, and rolls that record every die (rules README, dice expressions)."""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from service.rules.dice import DiceSource
+from service.rules.errors import RulesError
+
+TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
+MAX_DICE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Expression:
+    """Signed dice terms `(sign, count, sides)` and a constant."""
+
+    dice: tuple[tuple[int, int, int], ...]
+    constant: int
+
+    def text(self) -> str:
+        """The ASCII expression ("2d8+2+1d4"; "0" when empty)."""
+        parts = [f"{'-' if sign < 0 else '+'}{count}d{sides}" for sign, count, sides in self.dice]
+        if self.constant or not parts:
+            parts.append(f"{self.constant:+d}")
+        text = "".join(parts)
+        return text[1:] if text.startswith("+") else text
+
+    def maximum(self) -> int:
+        """The largest value the expression can take."""
+        return self.constant + sum(count * sides if sign > 0 else -count for sign, count, sides in self.dice)
+
+    def plus(self, other: Expression) -> Expression:
+        """Both expressions added (terms kept in order)."""
+        return Expression(self.dice + other.dice, self.constant + other.constant)
+
+    def distribution(self) -> dict[int, Fraction]:
+        """Exact distribution of the total."""
+        return dict(_distribution(self))
+
+    def roll(self, dice: DiceSource, role: str, combatant: str | None = None) -> int:
+        """Roll every die (role `role`, one record per term) and add the constant."""
+        total = self.constant
+        for sign, count, sides in self.dice:
+            total += sign * dice.roll(role, count, sides, combatant=combatant).total
+        return total
+
+
+@lru_cache(maxsize=512)
+def parse(text: str, field: tuple = ("damage",)) -> Expression:
+    """An expression from its ASCII text (422 naming `field` when it is not one)."""
+    compact = text.replace(" ", "")
+    if not compact or len(compact) > 40:
+        raise RulesError('must be a dice expression like "1d8+1"', field)
+    position, dice, constant = 0, [], 0
+    for match in TERM.finditer(compact):
+        if match.start() != position or (position and not (match.group(1) or match.group(4))):
+            raise RulesError('must be a dice expression like "1d8+1"', field)
+        position = match.end()
+        if match.group(3) is not None:
+            count = int(match.group(2) or 1)
+            sides = int(match.group(3))
+            if not 1 <= count <= MAX_DICE or not 1 <= sides <= 100:
+                raise RulesError(f"dice must be 1..{MAX_DICE} dice of 1..100 sides", field)
+            dice.append((-1 if match.group(1) == "-" else 1, count, sides))
+        else:
+            constant += int(match.group(5)) * (-1 if match.group(4) == "-" else 1)
+    if position != len(compact) or abs(constant) > 1000:
+        raise RulesError('must be a dice expression like "1d8+1"', field)
+    return Expression(tuple(dice), constant)
+
+
+@lru_cache(maxsize=512)
+def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
+    current: dict[int, Fraction] = {expression.constant: Fraction(1)}
+    for sign, count, sides in expression.dice:
+        for _ in range(count):
+            nxt: dict[int, Fraction] = defaultdict(Fraction)
+            share = Fraction(1, sides)
+            for value, p in current.items():
+                for face in range(1, sides + 1):
+                    nxt[value + sign * face] += p * share
+            current = nxt
+    return tuple(sorted(current.items()))

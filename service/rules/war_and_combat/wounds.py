@@ -1,0 +1,96 @@
+"""What a fighter's wounds add up to: the action penalty (worst wound per location, locations added),
+disabled limbs, unconsciousness, immobility, movement, coup-de-grâce and defeat (*Wound Effects*,
+*Wound Severity*, *Coup-de-Grâce*; rules document §8 for defeat)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from service.rules.war_and_combat import task
+from service.rules.war_and_combat.damage import PENALTY
+
+RANK = {None: 0, "light": 1, "serious": 2, "critical": 3, "mortal": 4}
+
+
+@dataclass(frozen=True)
+class Condition:
+    """The standing effects of a list of wounds."""
+
+    worst: dict[str, str | None]
+    action_penalty: int
+    disabled: frozenset[str]
+    impaired: frozenset[str]
+    unconscious: bool
+    immobile: bool
+    mortal: bool
+    dying: bool
+
+    @property
+    def usable_arms(self) -> tuple[str, ...]:
+        """Arms that can still attack and defend: neither impaired (Fumble) nor disabled (*Wound Effects*)."""
+        return tuple(a for a in ("right_arm", "left_arm") if a not in self.disabled and a not in self.impaired)
+
+    @property
+    def bad_legs(self) -> int:
+        """Legs impaired or disabled."""
+        return sum(1 for leg in ("left_leg", "right_leg") if leg in self.disabled or leg in self.impaired)
+
+    @property
+    def coup_de_grace(self) -> bool:
+        """Eligible for an automatic killing stroke: three limbs disabled, unconscious or mortally wounded
+        (*Coup-de-Grâce*)."""
+        return len(self.disabled) >= 3 or self.unconscious or self.mortal
+
+    @property
+    def defeated(self) -> bool:
+        """Out of the fight for the engine: a mortal wound, unconscious, chest or belly critical (immobile or
+        legless), three or more limbs disabled, or no usable arm (rules document §8)."""
+        belly = RANK[self.worst["belly"]] >= RANK["critical"]
+        return (self.mortal or self.unconscious or self.immobile or belly or len(self.disabled) >= 3
+                or not self.usable_arms)
+
+    @property
+    def movement(self) -> str:
+        """Movement left: none (immobile, unconscious, mortal), crawl (both legs bad), half (one), normal
+        (*Wound Effects › Stumble, Disabled*)."""
+        if self.immobile or self.unconscious or self.mortal:
+            return "none"
+        bad = self.bad_legs
+        return "crawl" if bad == 2 else "half" if bad == 1 else "normal"
+
+
+def condition(wounds: Iterable[Mapping[str, Any]], unconscious: bool = False,
+              options: Mapping[str, Any] | None = None) -> Condition:
+    """Sum up wounds: per location only the worst counts, locations add up; mortal wounds count 0 here and
+    leave the victim incapable of action (*Wound Effects*, *Wound Severity*)."""
+    worst: dict[str, str | None] = {name: None for name in task.SPECIFIC}
+    for wound in wounds:
+        where, grade = wound["location"], wound["severity"]
+        if grade in RANK and RANK[grade] > RANK[worst[where]]:
+            worst[where] = grade
+    penalty = sum(PENALTY[g] or 0 for g in worst.values() if g is not None)
+    disabled = {limb for limb in task.LIMBS if RANK[worst[limb]] >= RANK["critical"]}
+    if RANK[worst["belly"]] >= RANK["critical"]:
+        disabled |= {"left_leg", "right_leg"}
+    impaired = {limb for limb in task.LIMBS if worst[limb] == "serious"}
+    mortal = any(g == "mortal" for g in worst.values())
+    vital = any(worst[v] == "mortal" for v in ("head", "chest", "belly"))
+    dying = vital and (options is None or options.get("mortal_vital_dying", True))
+    return Condition(worst, penalty, frozenset(disabled), frozenset(impaired - disabled),
+                     unconscious or worst["head"] == "critical", worst["chest"] == "critical", mortal, dying)
+
+
+def defence_state(cond: Condition, fallen: bool = False, stunned: bool = False) -> str:
+    """The worst Defense state wounds leave a fighter in (*Wound Effects*: immobile and unconscious 3,
+    stunned 5 + FR/2, fallen or crawling 5 + FR)."""
+    if cond.unconscious:
+        return "unconscious"
+    if cond.immobile or cond.mortal:
+        return "immobile"
+    if stunned:
+        return "stunned"
+    if cond.bad_legs == 2:
+        return "crawling"
+    if fallen:
+        return "fallen"
+    return "normal"
