@@ -81,7 +81,8 @@ def create(body: dict) -> tuple[dict, int, dict]:
     for index, combatant in enumerate(body["combatants"]):
         check_combatant_id(combatant, ("combatants", index, "id"))
     quotas.check_encounter_room()
-    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"])
+    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"],
+                                          body["state"])
     quotas.count_encounter(encounter.id)
     return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
 

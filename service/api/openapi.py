@@ -113,6 +113,8 @@ class RefereeConverter(OpenAPIConverter):
         if isinstance(kind, type) and issubclass(kind, PayloadSchema):
             refs = [self.resolve_nested_schema(cls) for cls in schema_classes(kind.payload_kind)]
             description = schema_description(schema) or ""
+            if not refs:
+                return {"type": "object", "description": description}
             if len(refs) == 1:
                 return {"description": description, **refs[0]}
             return {"type": "object", "description": description, "anyOf": refs}
