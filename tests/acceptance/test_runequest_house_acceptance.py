@@ -713,3 +713,96 @@ def test_round_declaration_errors_name_the_declaration(client):
         {"combatant": "a", "actions": [{"type": "attack", "target": "zz"}, {"type": "parry"}]}]}
     fields = problem_fields(client.post(BASE + "/rounds/resolve", json=body))
     assert any(field.startswith("declarations.0") for field in fields)
+
+
+# --- further seed facts and dice conventions -------------------------------------------------------------
+
+def test_mounted_against_footmen_is_high_ground(client):
+    """Page 52 / Page 54: mounted fighters get the high-ground +10% and the 1d10+10 location roll."""
+    answer = to_hit(client, {"attack": 60, "situation": {"mounted": True}})
+    assert answer["attack_effective"] == 70 and answer["location_table"] == "high_ground"
+
+
+def test_high_ground_location_die_is_a_d10_plus_ten(client):
+    answer = to_hit(client, {"attack": 60, "situation": {"high_ground": True},
+                             "rolls": {"attack": [30], "location": [10]}})
+    assert answer["roll"]["location"] == "head"
+    assert [d for d in answer["dice"] if d["role"] == "location"][0]["total"] == 20
+    bad = client.post(BASE + "/to-hit", json={"attack": 60, "situation": {"high_ground": True},
+                                              "rolls": {"attack": [30], "location": [11]}})
+    assert "rolls.location.0" in problem_fields(bad)
+
+
+def test_giant_cannot_dodge_a_blow_at_its_exposed_limb(client):
+    answer = to_hit(client, {"attack": 60, "situation": {"giant_exposed": True},
+                             "defence": {"type": "dodge", "skill": 60}})
+    assert answer["chance_exact"] == "3/5"
+
+
+def test_an_impale_stopped_by_armor_counts_double_for_knockback(client):
+    """Page 49: an impale that does no damage is a blow that did not penetrate: double for knockback."""
+    answer = post(client, "/damage", {"weapon": {"damage": "1d6", "type": "impale"}, "location": "chest",
+                                      "damage_bonus": "0", "degree": "special", "target": {"siz": 3, "armor": [5]},
+                                      "rolls": {"damage": [1, 1]}})
+    assert answer["roll"]["to_location"] == 0 and answer["roll"]["knockback"]["knockback_damage"] == 4
+    impaled = post(client, "/damage", {"weapon": {"damage": "1d6", "type": "impale"}, "location": "chest",
+                                       "damage_bonus": "0", "degree": "special", "target": {"siz": 3},
+                                       "rolls": {"damage": [6, 6]}})
+    assert impaled["roll"]["knockback"]["metres"] == 0 and impaled["knockback_chance_exact"] == "0/1"
+
+
+def test_skipped_location_face_is_ignored_and_not_listed(client):
+    answer = to_hit(client, {"attack": 60, "rolls": {"attack": [80], "location": [3]}})
+    assert answer["roll"]["outcome"] == "miss" and answer["roll"]["location"] is None
+    assert [d["role"] for d in answer["dice"]] == ["attack"] and answer["seed"] is None
+
+
+def test_missing_faces_are_completed_from_an_echoed_random_seed(client):
+    answer = to_hit(client, {"attack": 60, "rolls": {"attack": [30]}})
+    assert isinstance(answer["seed"], int) and 0 <= answer["seed"] < 2 ** 63
+    assert [(d["role"], d["supplied"]) for d in answer["dice"]] == [("attack", True), ("location", False)]
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("/to-hit", {"attack": 60, "rolls": {"attack": [30], "location": [3, 4]}}, "rolls.location"),
+    ("/to-hit", {"attack": 60, "rolls": {"attack": [30], "location": [21]}}, "rolls.location.0"),
+    ("/damage", {"weapon": "broadsword", "location": "chest", "damage_bonus": "0", "rolls": {"damage": [9]}},
+     "rolls.damage.0"),
+    ("/damage", {"weapon": "broadsword", "location": "chest", "damage_bonus": "0", "rolls": {"damage": [3, 4]}},
+     "rolls.damage"),
+    ("/damage", {"weapon": "broadsword", "location": "nose"}, "location"),
+    ("/to-hit", {"attack": 60, "seed": -1}, "seed"),
+    ("/to-hit", {"attack": True}, "attack"),
+    ("/attack", {"attack": 60, "weapon": "broadsword", "defence": {"type": "parry", "skill": 50}}, "defence.ap"),
+    ("/intent", {"combatant": {"characteristics": {"dex": 12, "siz": 13}, "weapons": [{"name": "w", "sr": 2}]},
+                 "actions": [{"type": "attack", "weapon": 3}, {"type": "parry"}]}, "actions.0.weapon"),
+])
+def test_bad_values_name_their_dotted_field(client, path, body, field):
+    assert field in problem_fields(client.post(BASE + path, json=body))
+
+
+def test_attack_outcomes_and_damage_distribution(client):
+    answer = post(client, "/attack", {"attack": 60, "weapon": {"damage": "1d6", "type": "slash"},
+                                      "damage_bonus": "0"})
+    odds = assert_exact_pairs(answer, "probabilities")
+    assert odds == {"fumble": Fraction(1, 50), "miss": Fraction(19, 50), "no_damage": 0, "damage": Fraction(3, 5)}
+    spread = assert_exact_pairs(answer, "damage_probabilities")
+    assert sum(spread.values()) == 1 and spread["0"] == Fraction(2, 5)
+    armored = {location: [20] for location in LOCATIONS}
+    stopped = post(client, "/attack", {"attack": 60, "weapon": {"damage": "1d6", "type": "slash"},
+                                       "damage_bonus": "0", "target": {"siz": 13, "armor": armored}})
+    # only criticals (3%) ignore the 20 AP
+    assert stopped["probabilities_exact"] == {"fumble": "1/50", "miss": "19/50", "no_damage": "57/100",
+                                              "damage": "3/100"}
+
+
+def test_round_ties_use_the_supplied_tie_dice(client):
+    state = {"ruleset": "runequest-house", "round": 0, "options": {},
+             "combatants": [fighter("a", "x", 12, 12, 0), fighter("b", "y", 12, 12, 1)]}
+    declarations = [{"combatant": cid, "actions": [{"type": "attack", "target": other}, {"type": "parry"}]}
+                    for cid, other in (("a", "b"), ("b", "a"))]
+    rolls = [{"combatant": "a", "role": "intent_tie", "faces": [20]}, {"combatant": "b", "role": "intent_tie", "faces": [1]},
+             {"combatant": "a", "role": "movement_tie", "faces": [1]},
+             {"combatant": "b", "role": "movement_tie", "faces": [20]}]
+    answer = post(client, "/rounds/resolve", {"state": state, "declarations": declarations, "seed": 3, "rolls": rolls})
+    assert answer["intent_order"] == ["b", "a"] and answer["movement_order"] == ["b", "a"]
