@@ -72,8 +72,9 @@ def test_bad_to_hit_bodies_name_their_field(client, body, field):
 
 
 def test_unused_botch_faces_are_ignored(client):
-    answer = post(client, "/to-hit", {"attack": 5, "defence": 3, "rolls": {"attack": [4], "attack_botch": [0]}})
-    assert answer.status_code == 200 and len(answer.get_json()["dice"]) == 2  # attack + a seeded defence die
+    body = {"attack": 5, "defence": 3, "rolls": {"attack": [4], "attack_botch": [0], "defence": [5]}}
+    answer = post(client, "/to-hit", body)
+    assert answer.status_code == 200 and [d["role"] for d in answer.get_json()["dice"]] == ["attack", "defence"]
 
 
 def test_damage_levels_and_exceptional_severity(client):
