@@ -1,11 +1,14 @@
 """RFC 9457 problem+json for every error the service returns: the one place errors get their shape."""
 from __future__ import annotations
 
+import re
+from http import HTTPStatus
 from typing import Any, Iterable
 
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
+from redis.exceptions import ConnectionError as RedisConnectionError, ResponseError as RedisResponseError
+from redis.exceptions import OutOfMemoryError as RedisOutOfMemory, TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException, UnprocessableEntity
 
 from service.api.logging import request_id
@@ -13,12 +16,25 @@ from service.rules.errors import RulesError
 from service.sessions.errors import SessionError
 
 PROBLEM = "application/problem+json"
+PROBLEM_TYPE = "urn:referee:problem:"
+
+
+def problem_type(status: int, title: str) -> str:
+    """RFC 9457 `type`: `about:blank` when the title is the status phrase, else a URI naming the problem
+    (`urn:referee:problem:out-of-range`), so clients can tell problems of one status apart."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    if title.lower() == phrase.lower():
+        return "about:blank"
+    return PROBLEM_TYPE + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
 def problem_body(status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
                  **extra: Any) -> dict[str, Any]:
     """The problem+json document itself (batch items carry it inside a 200 answer)."""
-    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail,
+    body: dict[str, Any] = {"type": problem_type(status, title), "title": title, "status": status, "detail": detail,
                             "instance": request.path if request else None, "request_id": request_id()}
     if errors:
         body["errors"] = errors
@@ -116,6 +132,15 @@ def handle_store_down(error: Exception) -> Response:
     return problem(503, "Service Unavailable", "The encounter store (Redis) is unreachable; try again later.")
 
 
+def handle_store_refusal(error: Exception) -> Response:
+    """Redis refused a write because it reached its `maxmemory` (policy noeviction): 503, not 500."""
+    if not isinstance(error, RedisOutOfMemory) and "maxmemory" not in str(error):
+        return handle_unexpected(error)
+    response = problem(503, "Service Unavailable", "The store (Redis) is full; try again later.")
+    response.headers["Retry-After"] = "30"
+    return response
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Last resort: log it, answer a plain 500 problem without internals."""
     from flask import current_app
@@ -132,4 +157,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(SessionError, handle_session)
     app.register_error_handler(RedisConnectionError, handle_store_down)
     app.register_error_handler(RedisTimeout, handle_store_down)
+    app.register_error_handler(RedisResponseError, handle_store_refusal)  # OutOfMemoryError among them
     app.register_error_handler(Exception, handle_unexpected)
