@@ -31,6 +31,9 @@ def app(tmp_path_factory):
     jobs = jobs_of(app)
     jobs.redis()
     yield app
+    for client in (app.extensions["referee.encounters"].redis, jobs.redis()):
+        client.close()
+        client.connection_pool.disconnect()
     if jobs.stop_embedded:
         jobs.stop_embedded()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.errors import RulesError
-from service.rules.options import OptionSpec, whole
+from service.rules.options import OptionSpec, read_options, whole
 
 INTENTIONS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw")
 TACTICS = ("hold", "press", "retreat", "circle")
@@ -142,7 +142,12 @@ SPECS: dict[str, OptionSpec] = {
 }
 
 
+DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SPECS.items()}
+
+
 def read(raw: Any, path: tuple = ("options",)) -> dict[str, Any]:
-    """The options of one request: each default, overridden by the caller's checked values (§10)."""
-    from service.rules.options import read_options
+    """The options of one request: each default, overridden by the caller's checked values (§10). The
+    defaults are shared, read-only values: no caller changes an options object in place."""
+    if not raw and isinstance(raw, (dict, type(None))):
+        return dict(DEFAULTS)
     return read_options(SPECS, raw, path)
