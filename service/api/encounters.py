@@ -13,6 +13,8 @@ from flask import Response, current_app, request
 from service.api import encounters_schemas as s
 from service.api.auth import current_tenant
 from service.api.blueprint import Blueprint
+from service.api.events import EVENT_NAMES
+from service.api.headers import headers, takes
 from service.api.ruleset_http import load_payload
 from service.rules import registry
 from service.sessions.encounters import Encounters
@@ -27,12 +29,21 @@ ERRORS = (401, "UNAUTHORIZED"), (404, "NOT_FOUND"), (409, "CONFLICT"), (412, "PR
     (422, "UNPROCESSABLE_ENTITY"), (503, "SERVICE_UNAVAILABLE")
 
 
-def documented(*codes: int, secured: bool = True):
-    """The error responses (and the bearer token) an encounter operation documents."""
+ENCOUNTER = [{"in": "path", "name": "encounter_id", "description": "The encounter's id (`id` in the answer "
+                                                                    "that created it)."}]
+COMBATANT = ENCOUNTER + [{"in": "path", "name": "combatant_id", "example": "bandit-1",
+                          "description": "A combatant's `id` within the encounter."}]
+
+
+def documented(*codes: int, secured: bool = True, write: bool = False):
+    """The error responses (and the bearer token) an encounter operation documents; a write also
+    takes `If-Match`."""
     def decorate(view):
         for code, name in ERRORS:
             if code in codes:
                 view = blp.alt_response(code, response=name)(view)
+        if write:
+            view = blp.doc(**takes("IfMatch"))(view)
         return blp.doc(security=AUTH)(view) if secured else view
     return decorate
 
@@ -54,10 +65,10 @@ CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
 
 
 @blp.post("")
-@blp.arguments(s.EncounterCreateSchema)
+@blp.doc(operationId="createEncounter")
+@blp.arguments(s.EncounterCreateSchema, example=s.EXAMPLE_CREATE)
 @blp.doc(responses={201: {"links": CREATED_LINKS}})
-@blp.response(201, s.EncounterCreatedSchema, headers={"Location": {"schema": {"type": "string"}},
-                                                      "ETag": {"schema": {"type": "string"}}})
+@blp.response(201, s.EncounterCreatedSchema, headers=headers("Location", "ETag"))
 @documented(422, 503, secured=False)
 def create(body: dict) -> tuple[dict, int, dict]:
     """Start an encounter; the answer carries its token (keep it: it is shown once)."""
@@ -65,9 +76,11 @@ def create(body: dict) -> tuple[dict, int, dict]:
     return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
 
 
-@blp.get("/<string:encounter_id>")
-@blp.response(200, s.EncounterSchema)
-@blp.alt_response(304, description="Not modified (If-None-Match named the current version).")
+@blp.get("/<string:encounter_id>", parameters=ENCOUNTER)
+@blp.doc(operationId="getEncounter")
+@blp.doc(**takes("IfNoneMatch"))
+@blp.response(200, s.EncounterSchema, headers=headers("ETag"))
+@blp.alt_response(304, description="Not modified (If-None-Match named the current version).", headers=headers("ETag"))
 @documented(401, 404, 503)
 def read(encounter_id: str) -> Any:
     """An encounter: state, pending declarations, version (ETag)."""
@@ -77,17 +90,19 @@ def read(encounter_id: str) -> Any:
     return _view(encounter), 200, _etag(encounter)
 
 
-@blp.delete("/<string:encounter_id>")
+@blp.delete("/<string:encounter_id>", parameters=ENCOUNTER)
+@blp.doc(operationId="endEncounter")
 @blp.response(204)
-@documented(401, 404, 409, 412, 503)
+@documented(401, 404, 409, 412, 503, write=True)
 def end(encounter_id: str) -> Any:
     """End an encounter: everything stored about it is deleted."""
     _encounters().repository.delete(encounter_id, _token(), _expected())
     return Response(status=204)
 
 
-@blp.get("/<string:encounter_id>/combatants")
-@blp.response(200, s.EncounterCombatantListSchema)
+@blp.get("/<string:encounter_id>/combatants", parameters=ENCOUNTER)
+@blp.doc(operationId="listCombatants")
+@blp.response(200, s.EncounterCombatantListSchema, headers=headers("ETag"))
 @documented(401, 404, 503)
 def combatants(encounter_id: str) -> tuple[dict, int, dict]:
     """Every combatant of an encounter."""
@@ -95,10 +110,11 @@ def combatants(encounter_id: str) -> tuple[dict, int, dict]:
     return {"version": encounter.version, "combatants": encounter.state["combatants"]}, 200, _etag(encounter)
 
 
-@blp.post("/<string:encounter_id>/combatants")
-@blp.arguments(s.EncounterCombatantSchema)
-@blp.response(201, s.EncounterCombatantOutSchema)
-@documented(401, 404, 409, 412, 422, 503)
+@blp.post("/<string:encounter_id>/combatants", parameters=ENCOUNTER)
+@blp.doc(operationId="addCombatant")
+@blp.arguments(s.EncounterCombatantSchema, example=s.EXAMPLE_ADDED)
+@blp.response(201, s.EncounterCombatantOutSchema, headers=headers("Location", "ETag"))
+@documented(401, 404, 409, 412, 422, 503, write=True)
 def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Add a combatant (the whole encounter is checked again)."""
     encounter, combatant = _encounters().add_combatant(encounter_id, _token(), body, _expected())
@@ -106,8 +122,9 @@ def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     return {"version": encounter.version, "combatant": combatant}, 201, headers
 
 
-@blp.get("/<string:encounter_id>/combatants/<string:combatant_id>")
-@blp.response(200, s.EncounterCombatantOutSchema)
+@blp.get("/<string:encounter_id>/combatants/<string:combatant_id>", parameters=COMBATANT)
+@blp.doc(operationId="getCombatant")
+@blp.response(200, s.EncounterCombatantOutSchema, headers=headers("ETag"))
 @documented(401, 404, 503)
 def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
     """One combatant."""
@@ -117,10 +134,11 @@ def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
         200, _etag(encounter)
 
 
-@blp.put("/<string:encounter_id>/combatants/<string:combatant_id>")
-@blp.arguments(s.EncounterCombatantSchema)
-@blp.response(200, s.EncounterCombatantOutSchema)
-@documented(401, 404, 409, 412, 422, 503)
+@blp.put("/<string:encounter_id>/combatants/<string:combatant_id>", parameters=COMBATANT)
+@blp.doc(operationId="replaceCombatant")
+@blp.arguments(s.EncounterCombatantSchema, example=s.EXAMPLE_REPLACED)
+@blp.response(200, s.EncounterCombatantOutSchema, headers=headers("ETag"))
+@documented(401, 404, 409, 412, 422, 503, write=True)
 def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
     """Replace one combatant."""
     encounter, combatant = _encounters().replace_combatant(encounter_id, _token(), combatant_id, body,
@@ -128,29 +146,32 @@ def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple
     return {"version": encounter.version, "combatant": combatant}, 200, _etag(encounter)
 
 
-@blp.delete("/<string:encounter_id>/combatants/<string:combatant_id>")
-@blp.response(204)
-@documented(401, 404, 409, 412, 422, 503)
+@blp.delete("/<string:encounter_id>/combatants/<string:combatant_id>", parameters=COMBATANT)
+@blp.doc(operationId="removeCombatant")
+@blp.response(204, headers=headers("ETag"))
+@documented(401, 404, 409, 412, 422, 503, write=True)
 def remove_combatant(encounter_id: str, combatant_id: str) -> Response:
     """Remove one combatant (an encounter keeps at least one)."""
     encounter = _encounters().remove_combatant(encounter_id, _token(), combatant_id, _expected())
     return Response(status=204, headers=_etag(encounter))
 
 
-@blp.put("/<string:encounter_id>/declarations")
-@blp.arguments(s.EncounterDeclarationsSchema)
-@blp.response(200, s.EncounterDeclarationsOutSchema)
-@documented(401, 404, 409, 412, 422, 503)
+@blp.put("/<string:encounter_id>/declarations", parameters=ENCOUNTER)
+@blp.doc(operationId="setDeclarations")
+@blp.arguments(s.EncounterDeclarationsSchema, example=s.EXAMPLE_DECLARATIONS)
+@blp.response(200, s.EncounterDeclarationsOutSchema, headers=headers("ETag"))
+@documented(401, 404, 409, 412, 422, 503, write=True)
 def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Set the declarations for the next segment."""
     encounter = _encounters().declare(encounter_id, _token(), body["declarations"], _expected())
     return {"version": encounter.version, "declarations": encounter.declarations}, 200, _etag(encounter)
 
 
-@blp.post("/<string:encounter_id>/segments")
-@blp.arguments(s.EncounterSegmentRequestSchema)
-@blp.response(201, s.EncounterSegmentSchema)
-@documented(401, 404, 409, 412, 422, 503)
+@blp.post("/<string:encounter_id>/segments", parameters=ENCOUNTER)
+@blp.doc(operationId="resolveSegment")
+@blp.arguments(s.EncounterSegmentRequestSchema, example=s.EXAMPLE_SEGMENT)
+@blp.response(201, s.EncounterSegmentSchema, headers=headers("Location", "ETag"))
+@documented(401, 404, 409, 412, 422, 503, write=True)
 def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Resolve the next segment (pending declarations, or the ones sent); one atomic write."""
     encounter, events, segment = _encounters().resolve(encounter_id, _token(), body["seed"],
@@ -159,12 +180,15 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
               "version": encounter.version, "links": _links(encounter_id)}
     if registry.get(encounter.ruleset).terms.get("step") == "round":
         answer.update(round=segment.number, summary=segment.summary)
-    return answer, 201, _etag(encounter)
+    first = encounter.total - len(events)  # the log's index of this segment's first event (undo trims the log)
+    location = f"{_links(encounter_id)['events']}?offset={first}&limit={max(len(events), 1)}"
+    return answer, 201, {**_etag(encounter), "Location": location}
 
 
-@blp.post("/<string:encounter_id>/undo")
-@blp.response(200, s.EncounterSchema)
-@documented(401, 404, 409, 412, 503)
+@blp.post("/<string:encounter_id>/undo", parameters=ENCOUNTER)
+@blp.doc(operationId="undoSegment")
+@blp.response(200, s.EncounterSchema, headers=headers("ETag"))
+@documented(401, 404, 409, 412, 503, write=True)
 def undo(encounter_id: str) -> tuple[dict, int, dict]:
     """Undo the last resolved segment (409 when there is none).
 
@@ -177,26 +201,30 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
     return _view(encounter), 200, _etag(encounter)
 
 
-@blp.get("/<string:encounter_id>/events")
+@blp.get("/<string:encounter_id>/events", parameters=ENCOUNTER)
+@blp.doc(operationId="listEvents")
 @blp.arguments(s.EncounterEventsQuerySchema, location="query")
-@blp.response(200, s.EncounterEventPageSchema)
+@blp.response(200, s.EncounterEventPageSchema, headers=headers("Link"))
 @documented(401, 404, 422, 503)
 def events(query: dict, encounter_id: str) -> dict:
     """A page of the encounter's event log (each event has `segment` and `seq`)."""
     offset, limit = query["offset"], query["limit"]
     items, total = _encounters().repository.events(encounter_id, _token(), offset, limit)
     following = f"{_links(encounter_id)['events']}?offset={offset + limit}&limit={limit}"
-    return {"items": items, "offset": offset, "limit": limit, "total": total,
-            "next": following if offset + limit < total else None}
+    more = offset + limit < total
+    page = {"items": items, "offset": offset, "limit": limit, "total": total, "next": following if more else None}
+    return page, 200, {"Link": f'<{following}>; rel="next"'} if more else {}
 
 
-@blp.get("/<string:encounter_id>/stream")
+@blp.get("/<string:encounter_id>/stream", parameters=ENCOUNTER)
+@blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
-@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` for "
-                                           "every logged event (an undo is an `undo` event naming the events "
-                                           "it removed); a comment heartbeat; `event: end` when the encounter "
-                                           "ends. The stream closes after `sse_max_seconds` (reconnect with "
-                                           "Last-Event-ID).",
+@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` "
+                                           "(the JSON is an `Event`) for every logged event, an undo included "
+                                           "(`undo`, naming the events it removed); a comment heartbeat; "
+                                           "`end` when the encounter is deleted; the stream closes after "
+                                           "`sse_max_seconds` (reconnect with Last-Event-ID). Event names: "
+                                           + EVENT_NAMES + ".",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @blp.alt_response(429, response="TOO_MANY_REQUESTS",
                   description="This client or this encounter already has as many open streams as allowed.")
@@ -228,11 +256,15 @@ def _token(fallback: str | None = None) -> str:
 
 
 def _expected() -> int | None:
-    """The version named by If-Match (None when absent or `*`; a version no encounter has when garbled)."""
+    """The version named by If-Match (None when absent or `*`; a version no encounter has when garbled or
+    weak: If-Match compares strongly, RFC 9110 13.1.1)."""
     raw = request.headers.get("If-Match", "").strip()
     if not raw or raw == "*":
         return None
-    tag = raw.split(",")[0].strip().removeprefix("W/").strip('"')
+    tag = raw.split(",")[0].strip()
+    if not (len(tag) > 2 and tag[0] == tag[-1] == '"'):
+        return -1
+    tag = tag[1:-1]
     return int(tag) if tag.isdigit() and len(tag) < 16 else -1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.events import event_field
 from service.api.ruleset_http import RulesetIds, payload
 from service.api.schemas import round_rolls_field, seed_field
 
@@ -23,6 +24,16 @@ EXAMPLE_COMBATANT = {
     "position": {"x": 0, "y": 0}, "facing": 0,
 }
 EXAMPLE_DECLARATION = {"combatant": "knight", "action": "attack", "target": "bandit-1", "weapon": 0}
+EXAMPLE_BANDIT = {**EXAMPLE_COMBATANT, "id": "bandit-1", "side": "blue", "position": {"x": 1, "y": 0}, "facing": 180,
+                  "weapons": [{"name": "axe", "av": 45, "parry": 25, "size": 5, "weight_class": 3}],
+                  "dodge_dv": 15, "armor": [{"type": "padded"}]}
+EXAMPLE_CREATE = {"ruleset": "tactical", "options": {"bumble": False},
+                  "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]}
+EXAMPLE_ADDED = {**EXAMPLE_BANDIT, "id": "bandit-2", "position": {"x": 0, "y": 1}, "facing": 270}
+EXAMPLE_REPLACED = {**EXAMPLE_BANDIT, "dodge_dv": 25}
+EXAMPLE_DECLARATIONS = {"declarations": [EXAMPLE_DECLARATION,
+                                         {"combatant": "bandit-1", "action": "attack", "target": "knight"}]}
+EXAMPLE_SEGMENT = {"seed": 7}
 
 
 def combatants_field(**kwargs) -> fields.List:
@@ -33,13 +44,15 @@ def combatants_field(**kwargs) -> fields.List:
 
 def declarations_field(**kwargs) -> fields.List:
     return fields.List(fields.Nested(DeclarationPayload), validate=validate.Length(max=MAX_DECLARATIONS),
-                       metadata={"description": "What each combatant does in the next segment (checked by the "
+                       metadata={"description": "What each combatant does in the next segment (checked by "
+                                                "the "
                                                 "ruleset's engine).", "example": [EXAMPLE_DECLARATION]}, **kwargs)
 
 
 def state_field(**kwargs) -> fields.Dict:
     return fields.Nested(StatePayload,
-                         metadata={"description": "The encounter state in its ruleset's format: `combatants`, "
+                         metadata={"description": "The encounter state in its ruleset's format: "
+                                                  "`combatants`, "
                                                   "`options`, and `segment` (tactical) or `round`.",
                                  "example": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT]}},
                        **kwargs)
@@ -61,68 +74,98 @@ EncounterCombatantSchema = CombatantPayload
 
 
 class EncounterDeclarationsSchema(Schema):
+    """The declarations for the next segment (replacing any pending ones)."""
+
     declarations = declarations_field(required=True)
 
 
 class EncounterSegmentRequestSchema(Schema):
+    """Resolve the next step: with its seed, and optionally new declarations and table-rolled faces."""
+
     seed = seed_field()
     declarations = declarations_field(load_default=None, allow_none=True)
     rolls = round_rolls_field()
 
 
 class EncounterEventsQuerySchema(Schema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9))
-    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500))
+    """Which page of the event log."""
+
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, 10**9),
+                            metadata={"description": "Index of the first event of the page in the log "
+                                                     "(0-based)."})
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 500),
+                           metadata={"description": "Events per page (1-500)."})
 
 
 class EncounterStreamQuerySchema(Schema):
     since = fields.Integer(validate=validate.Range(0, 10**15),
                            metadata={"description": "Replay the events after this `seq` first "
-                                                    "(like `Last-Event-ID`); default: only new events."})
+                                                    "(like `Last-Event-ID`); default: only new events.",
+                                     "example": 0})
     token = fields.String(validate=validate.Length(1, 200),
                           metadata={"description": "The encounter token, for EventSource clients that cannot "
                                                    "send an Authorization header."})
 
 
 class EncounterLinksSchema(Schema):
-    self = fields.String(required=True)
-    combatants = fields.String(required=True)
-    declarations = fields.String(required=True)
-    segments = fields.String(required=True)
-    events = fields.String(required=True)
-    undo = fields.String(required=True)
-    stream = fields.String(required=True)
+    """URLs of the encounter and of its sub-resources."""
+
+    self = fields.String(required=True, metadata={"description": "The encounter."})
+    combatants = fields.String(required=True, metadata={"description": "Its combatants."})
+    declarations = fields.String(required=True, metadata={"description": "Its pending declarations."})
+    segments = fields.String(required=True, metadata={"description": "Where to resolve the next step."})
+    events = fields.String(required=True, metadata={"description": "Its event log, page by page."})
+    undo = fields.String(required=True, metadata={"description": "Where to undo the last step."})
+    stream = fields.String(required=True,
+                           metadata={"description": "Its live event stream (server-sent events)."})
 
 
 class EncounterSchema(Schema):
     """An encounter: its state, pending declarations and version (also its ETag)."""
 
-    id = fields.String(required=True)
-    ruleset = fields.String(required=True)
-    version = fields.Integer(required=True)
+    id = fields.String(required=True, metadata={"description": "The encounter's id."})
+    ruleset = fields.String(required=True, metadata={"description": "The ruleset id that resolves it."})
+    version = fields.Integer(required=True,
+                             metadata={"description": "Increases by one with every write; also the ETag "
+                                                      "(`\"<version>\"`) for If-Match."})
     segment = fields.Integer(required=True, metadata={"description": "Segments resolved so far."})
     state = state_field(required=True)
     declarations = declarations_field(required=True)
-    links = fields.Nested(EncounterLinksSchema, required=True)
+    links = fields.Nested(EncounterLinksSchema, required=True,
+                          metadata={"description": "URLs of the encounter's sub-resources."})
 
 
 class EncounterCreatedSchema(EncounterSchema):
-    token = fields.String(required=True, metadata={"description": "Send as `Authorization: Bearer <token>` on "
+    """A new encounter, with the token every later call needs."""
+
+    token = fields.String(required=True, metadata={"description": "Send as `Authorization: Bearer <token>` "
+                                                                  "on "
                                                                   "every later call; shown only once."})
 
 
 class EncounterCombatantListSchema(Schema):
-    version = fields.Integer(required=True)
+    """An encounter's combatants and its version."""
+
+    version = fields.Integer(required=True,
+                             metadata={"description": "The encounter's version (also the ETag)."})
     combatants = combatants_field(required=True)
 
 
 class EncounterCombatantOutSchema(Schema):
-    version = fields.Integer(required=True)
-    combatant = fields.Dict(required=True, metadata={"example": EXAMPLE_COMBATANT})
+    """One combatant of an encounter, and the encounter's version."""
+
+    version = fields.Integer(required=True,
+                             metadata={"description": "The encounter's version after this call (also the "
+                                                      "ETag)."})
+    combatant = fields.Dict(required=True, metadata={"description": "The combatant in its canonical form (defaults filled in).", "example": EXAMPLE_COMBATANT})
 
 
 class EncounterDeclarationsOutSchema(Schema):
-    version = fields.Integer(required=True)
+    """The pending declarations, as stored."""
+
+    version = fields.Integer(required=True,
+                             metadata={"description": "The encounter's version after this call (also the "
+                                                      "ETag)."})
     declarations = declarations_field(required=True)
 
 
@@ -132,19 +175,31 @@ class EncounterSegmentSchema(Schema):
     segment = fields.Integer(required=True, metadata={"description": "Steps resolved so far (Combat Segments "
                                                                     "for tactical, rounds elsewhere)."})
     round = fields.Integer(metadata={"description": "Round-based rulesets: the round just resolved."})
-    summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary fields "
+    summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary "
+                                                   "fields "
                                                    "(initiative order, countdown, strike order, ...)."})
-    seed = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True,
-                         metadata={"description": "Events in order; each has `segment` and `seq`."})
+    seed = fields.Integer(required=True,
+                          metadata={"description": "The seed the step was resolved with (resolving again "
+                                                   "from the same state with it replays the same dice)."})
+    events = event_field(required=True, metadata={"description": "Events in order; each has `segment` and "
+                                                                 "`seq`."})
     state = state_field(required=True)
-    version = fields.Integer(required=True)
-    links = fields.Nested(EncounterLinksSchema, required=True)
+    version = fields.Integer(required=True,
+                             metadata={"description": "The encounter's version after the step (also the "
+                                                      "ETag)."})
+    links = fields.Nested(EncounterLinksSchema, required=True,
+                          metadata={"description": "URLs of the encounter's sub-resources."})
 
 
 class EncounterEventPageSchema(Schema):
-    items = fields.List(fields.Dict(), required=True)
-    offset = fields.Integer(required=True)
-    limit = fields.Integer(required=True)
-    total = fields.Integer(required=True)
-    next = fields.String(required=True, allow_none=True)
+    """A page of the encounter's event log."""
+
+    items = event_field(required=True, metadata={"description": "The events of this page, by `seq`."})
+    offset = fields.Integer(required=True,
+                            metadata={"description": "Index of the page's first event in the log."})
+    limit = fields.Integer(required=True, metadata={"description": "The page size asked for."})
+    total = fields.Integer(required=True,
+                           metadata={"description": "Events in the log (an undo removes the undone step's "
+                                                    "events)."})
+    next = fields.String(required=True, allow_none=True,
+                         metadata={"description": "URL of the next page; null on the last one."})

@@ -1,6 +1,8 @@
 """RFC 9457 problem+json for every error the service returns: the one place errors get their shape."""
 from __future__ import annotations
 
+import re
+from http import HTTPStatus
 from typing import Any, Iterable
 
 from flask import Flask, Response, json, request
@@ -13,12 +15,25 @@ from service.rules.errors import RulesError
 from service.sessions.errors import SessionError
 
 PROBLEM = "application/problem+json"
+PROBLEM_TYPE = "urn:referee:problem:"
+
+
+def problem_type(status: int, title: str) -> str:
+    """RFC 9457 `type`: `about:blank` when the title is the status phrase, else a URI naming the problem
+    (`urn:referee:problem:out-of-range`), so clients can tell problems of one status apart."""
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = ""
+    if title.lower() == phrase.lower():
+        return "about:blank"
+    return PROBLEM_TYPE + re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 
 def problem_body(status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
                  **extra: Any) -> dict[str, Any]:
     """The problem+json document itself (batch items carry it inside a 200 answer)."""
-    body: dict[str, Any] = {"type": "about:blank", "title": title, "status": status, "detail": detail,
+    body: dict[str, Any] = {"type": problem_type(status, title), "title": title, "status": status, "detail": detail,
                             "instance": request.path if request else None, "request_id": request_id()}
     if errors:
         body["errors"] = errors

@@ -78,20 +78,27 @@ class Metrics:
 class Readiness:
     """Named checks (each answers "ok" or raises), answered from a cache at most `ttl` seconds old.
 
-    Every check is reported; only those in `required` make the service unready when they fail.
+    Every check is reported; only those in `required` make the service unready when they fail. A failing
+    answer is kept at most `failure_ttl` seconds: right after start each gunicorn worker asks on its own,
+    and one that cached "no worker answered" for the full `ttl` would answer 503 while its siblings
+    (which asked a moment later) answer 200, so probes would flap between them.
     """
 
     def __init__(self, checks: dict[str, Check], ttl: float, clock: Callable[[], float] = time.monotonic,
-                 required: tuple[str, ...] | None = None):
+                 required: tuple[str, ...] | None = None, failure_ttl: float = 1.0):
         self.checks, self.ttl, self.clock = checks, ttl, clock
+        self.failure_ttl = min(ttl, failure_ttl)
         self.required = tuple(checks) if required is None else required
         self._cached: tuple[float, dict[str, str]] | None = None
 
     def results(self) -> dict[str, str]:
         """Each check's answer ("ok", or why it failed)."""
         now = self.clock()
-        if self._cached is None or now - self._cached[0] >= self.ttl:
-            self._cached = (now, {name: _run(check) for name, check in self.checks.items()})
+        if self._cached is not None:
+            age, answers = now - self._cached[0], self._cached[1]
+            if age < (self.ttl if not self.failing(answers) else self.failure_ttl):
+                return dict(answers)
+        self._cached = (now, {name: _run(check) for name, check in self.checks.items()})
         return dict(self._cached[1])
 
     def failing(self, results: dict[str, str]) -> dict[str, str]:
@@ -127,20 +134,30 @@ def worker_check(app: Flask) -> Check:
 
 
 class HealthSchema(Schema):
-    status = fields.String(required=True, metadata={"example": "ok"})
+    """The process is alive."""
+
+    status = fields.String(required=True, metadata={"description": "Always `ok`.", "example": "ok"})
 
 
 class ReadySchema(Schema):
-    status = fields.String(required=True, metadata={"example": "ready"})
+    """Every required check passed."""
+
+    status = fields.String(required=True, metadata={"description": "Always `ready`.", "example": "ready"})
     checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                         metadata={"example": {"redis": "ok", "worker": "ok"}})
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or "
+                                                  "why it failed.", "example": {"redis": "ok", "worker": "ok"}})
 
 
 class NotReadySchema(ProblemSchema):
-    checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    """Some required check failed: a problem document with every check's answer."""
+
+    checks = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                         metadata={"description": "Each check's answer by name (`redis`, `worker`): `ok`, or "
+                                                  "why it failed."})
 
 
 @blp.get("/healthz")
+@blp.doc(operationId="getHealth")
 @blp.response(200, HealthSchema)
 def healthz() -> dict[str, str]:
     """Liveness: the process answers (touches nothing else)."""
@@ -148,6 +165,7 @@ def healthz() -> dict[str, str]:
 
 
 @blp.get("/readyz")
+@blp.doc(operationId="getReadiness")
 @blp.response(200, ReadySchema)
 @blp.alt_response(503, schema=NotReadySchema, content_type=PROBLEM,
                   description="Not ready: problem+json with every check's answer.")
@@ -166,6 +184,7 @@ def readyz() -> Any:
 
 
 @blp.get("/metrics")
+@blp.doc(operationId="getMetrics")
 @blp.doc(responses={"200": {"description": "Prometheus text exposition format.",
                             "content": {"text/plain": {"schema": {"type": "string"}}}}})
 def metrics() -> Response:

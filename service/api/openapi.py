@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import http
+import inspect
+import json
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter, resolver
@@ -10,26 +14,60 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from marshmallow import Schema, fields
 
+from service.api import events
 from service.api.errors import PROBLEM
+from service.api.events import EventSchema
 from service.api.ruleset_http import PayloadSchema, schema_classes
 from service.rules import registry
 
 
 class FieldErrorSchema(Schema):
+    """One bad value of the request: its dotted path and what is wrong with it."""
+
     field = fields.String(required=True, metadata={"description": "Dotted path of the bad value."})
-    message = fields.String(required=True)
+    message = fields.String(required=True,
+                            metadata={"description": "What is wrong with the value, in English."})
 
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with one entry per bad field."""
 
-    type = fields.String(required=True)
-    title = fields.String(required=True)
-    status = fields.Integer(required=True)
-    detail = fields.String(required=True)
-    instance = fields.String(allow_none=True)
-    errors = fields.List(fields.Nested(FieldErrorSchema))
-    request_id = fields.String()
+    type = fields.String(required=True,
+                         metadata={"description": "A URI naming the kind of problem "
+                                                  "(`urn:referee:problem:<name>`), or `about:blank` when the "
+                                                  "title is the HTTP status phrase."})
+    title = fields.String(required=True,
+                          metadata={"description": "Short summary of the kind of problem (the same for every "
+                                                   "occurrence)."})
+    status = fields.Integer(required=True, metadata={"description": "The HTTP status code of this answer."})
+    detail = fields.String(required=True, metadata={"description": "What went wrong this time, in English."})
+    instance = fields.String(allow_none=True,
+                             metadata={"description": "The request path the problem happened on."})
+    errors = fields.List(fields.Nested(FieldErrorSchema),
+                         metadata={"description": "One entry per bad value of the request (only when values "
+                                                  "are to blame)."})
+    request_id = fields.String(
+                               metadata={"description": "This request's id, as in the `X-Request-ID` header "
+                                                        "and the access log."})
+
+
+def package_version() -> str:
+    """The version of the installed `referee` package (pyproject.toml's when it is not installed)."""
+    try:
+        return metadata.version("referee")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+
+
+def schema_description(schema: Any) -> str | None:
+    """A schema's description: its class docstring, first paragraph."""
+    cls = resolve_schema_cls(schema)
+    cls = cls[0] if isinstance(cls, list) else cls
+    doc = cls.__dict__.get("__doc__")
+    return inspect.cleandoc(doc).split("\n\n")[0].replace("\n", " ") if doc else None
 
 
 def schema_name(schema: Any) -> str:
@@ -49,13 +87,40 @@ def schema_name(schema: Any) -> str:
 
 
 class RefereeConverter(OpenAPIConverter):
-    """Documents a ruleset-specific payload as a `oneOf` of every ruleset's schema for it."""
+    """Documents a ruleset-specific payload as each ruleset's schema for it (`anyOf` once there are several:
+    two rulesets' shapes may both accept one object, and nothing in it names its ruleset), and an event as
+    the typed union of service.api.events."""
+
+    def field2property(self, field: Any) -> dict:
+        """A field's property; a default the server fills in is stated in the description rather than as
+        JSON Schema's `default` (openapi-typescript turns every property with a `default` into a required
+        one, so clients would have to send what the server already assumes)."""
+        prop = super().field2property(field)
+        inner = getattr(field, "schema", None)  # a custom field naming its object schema in a `oneOf` $ref
+        if isinstance(inner, Schema) and "oneOf" in prop and not isinstance(field, fields.Nested):
+            self.resolve_nested_schema(type(inner))  # registers the component the $ref points at
+        if "default" in prop:
+            default = prop.pop("default")
+            text = prop.get("description", "").rstrip()
+            shown = json.dumps(default) if not isinstance(default, str) else f'"{default}"'
+            prop["description"] = (text + " " if text else "") + f"Default: `{shown}`."
+        return prop
 
     def schema2jsonschema(self, schema: Any) -> dict:
-        if isinstance(schema, PayloadSchema) or (isinstance(schema, type) and issubclass(schema, PayloadSchema)):
-            refs = [self.resolve_nested_schema(cls) for cls in schema_classes(schema.payload_kind)]
-            return {"type": "object", "description": (schema.__doc__ or "").strip(), "oneOf": refs}
-        return super().schema2jsonschema(schema)
+        kind = resolve_schema_cls(schema)
+        if isinstance(kind, type) and issubclass(kind, EventSchema):
+            return events.document(self)
+        if isinstance(kind, type) and issubclass(kind, PayloadSchema):
+            refs = [self.resolve_nested_schema(cls) for cls in schema_classes(kind.payload_kind)]
+            description = schema_description(schema) or ""
+            if len(refs) == 1:
+                return {"description": description, **refs[0]}
+            return {"type": "object", "description": description, "anyOf": refs}
+        jsonschema = super().schema2jsonschema(schema)
+        description = schema_description(schema)
+        if description and "description" not in jsonschema:
+            jsonschema = {"description": description, **jsonschema}
+        return jsonschema
 
 
 class RefereePlugin(MarshmallowPlugin):

@@ -10,6 +10,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from service.api.events import event_field
 from service.api.schemas import round_rolls_field, seed_field
 from service.sessions.encounters import fresh_seed, resolve_once
 
@@ -27,7 +28,7 @@ class RoundResponseBase(Schema):
     round = fields.Integer(required=True, metadata={"description": "The round just resolved (the request's "
                                                                    "`state.round` + 1)."})
     seed = fields.Integer(required=True, metadata={"description": "The seed used (replays the same answer)."})
-    events = fields.List(fields.Dict(), required=True, metadata={"description": "What happened, in order."})
+    events = event_field(required=True)
 
 
 def resolve_round(ruleset_id: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -5,47 +5,72 @@ from flask import Response
 from service.api.blueprint import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.caching import cacheable
+from service.api.caching import cacheable, conditional
+from service.api.headers import headers
 from service.rules import registry
 
 blp = Blueprint("rulesets", __name__, description="Rulesets and their tables, as data.")
 
 
 class TableRefSchema(Schema):
-    name = fields.String(required=True)
-    title = fields.String(required=True)
-    href = fields.String(required=True)
+    """A table the ruleset serves as data."""
+
+    name = fields.String(required=True, metadata={"description": "The table's name in URLs."})
+    title = fields.String(required=True,
+                          metadata={"description": "The table's title, as the rules text names it."})
+    href = fields.String(required=True, metadata={"description": "Where to get the table."})
 
 
 class RulesetSummarySchema(Schema):
-    id = fields.String(required=True)
-    name = fields.String(required=True)
-    source = fields.String(required=True)
-    summary = fields.String(required=True)
-    href = fields.String(required=True)
+    """A registered ruleset, in short."""
+
+    id = fields.String(required=True,
+                       metadata={"description": "The ruleset's id, used in URLs and in encounters' and "
+                                                "simulations' `ruleset`."})
+    name = fields.String(required=True, metadata={"description": "The rule system's name."})
+    source = fields.String(required=True, metadata={"description": "The text the rules come from."})
+    summary = fields.String(required=True, metadata={"description": "What the ruleset resolves."})
+    href = fields.String(required=True, metadata={"description": "Where to get the whole description."})
 
 
 class RulesetListSchema(Schema):
-    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True)
+    """Every registered ruleset."""
+
+    rulesets = fields.List(fields.Nested(RulesetSummarySchema), required=True,
+                           metadata={"description": "The rulesets, by id."})
 
 
 class RulingSchema(Schema):
-    id = fields.String(required=True)
-    topic = fields.String(required=True)
-    ruling = fields.String(required=True)
+    """How Referee reads a passage of the rules text that is silent or contradicts itself."""
+
+    id = fields.String(required=True,
+                       metadata={"description": "The ruling's id (e.g. `RULINGS 4`), named in traces."})
+    topic = fields.String(required=True, metadata={"description": "What the ruling is about."})
+    ruling = fields.String(required=True, metadata={"description": "What Referee does."})
 
 
 class AssumptionSchema(Schema):
-    id = fields.String(required=True)
-    tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]))
-    summary = fields.String(required=True)
-    option = fields.String(required=True, allow_none=True)
-    source = fields.String(required=True)
+    """Something the ruleset had to assume beyond its text, and where it came from."""
+
+    id = fields.String(required=True, metadata={"description": "The assumption's id."})
+    tag = fields.String(required=True, validate=validate.OneOf(["DOC", "INF", "CORE", "DEF"]),
+                        metadata={"description": "Provenance: DOC (stated in the text), INF (inferred from "
+                                                 "it), CORE (from the core game), DEF (Referee's default)."})
+    summary = fields.String(required=True, metadata={"description": "What is assumed."})
+    option = fields.String(required=True, allow_none=True,
+                           metadata={"description": "The request option that changes it (null when none "
+                                                    "does)."})
+    source = fields.String(required=True,
+                           metadata={"description": "Where in the text (or elsewhere) it comes from."})
 
 
 class RulesetSchema(RulesetSummarySchema):
-    tables = fields.List(fields.Nested(TableRefSchema), required=True)
-    rulings = fields.List(fields.Nested(RulingSchema), required=True)
+    """A ruleset: its tables, rulings, options and assumptions."""
+
+    tables = fields.List(fields.Nested(TableRefSchema), required=True,
+                         metadata={"description": "The tables it serves as data."})
+    rulings = fields.List(fields.Nested(RulingSchema), required=True,
+                          metadata={"description": "Referee's readings of unclear passages."})
     options = fields.Dict(required=True, metadata={"description": "Options a caller may change: name -> "
                                                                "{default, choices?, tag, summary}."})
     assumptions = fields.List(fields.Nested(AssumptionSchema), required=True,
@@ -54,10 +79,18 @@ class RulesetSchema(RulesetSummarySchema):
 
 
 class TableSchema(Schema):
-    ruleset = fields.String(required=True)
-    name = fields.String(required=True)
-    title = fields.String(required=True)
+    """One table of a ruleset, as data."""
+
+    ruleset = fields.String(required=True, metadata={"description": "The ruleset id."})
+    name = fields.String(required=True, metadata={"description": "The table's name."})
+    title = fields.String(required=True, metadata={"description": "The table's title."})
     data = fields.Raw(required=True, metadata={"description": "The table's rows, as the ruleset stores them."})
+
+
+RULESET = [{"in": "path", "name": "ruleset_id", "example": "tactical",
+            "description": "A ruleset id from `GET /v1/rulesets`."}]
+TABLE = RULESET + [{"in": "path", "name": "name", "example": "weapon-db",
+                    "description": "A table name the ruleset lists under `tables`."}]
 
 
 def _summary(ruleset: registry.Ruleset) -> dict:
@@ -66,14 +99,18 @@ def _summary(ruleset: registry.Ruleset) -> dict:
 
 
 @blp.get("")
-@blp.response(200, RulesetListSchema)
+@blp.doc(operationId="listRulesets")
+@blp.response(200, RulesetListSchema, headers=headers("ETag"))
+@conditional
 def list_rulesets() -> Response:
     """List the registered rulesets."""
     return cacheable(RulesetListSchema().dump({"rulesets": [_summary(r) for r in registry.all_rulesets()]}))
 
 
-@blp.get("/<string:ruleset_id>")
-@blp.response(200, RulesetSchema)
+@blp.get("/<string:ruleset_id>", parameters=RULESET)
+@blp.doc(operationId="getRuleset")
+@blp.response(200, RulesetSchema, headers=headers("ETag"))
+@conditional
 @blp.alt_response(404, response="NOT_FOUND")
 def get_ruleset(ruleset_id: str) -> Response:
     """One ruleset: its tables, rulings and the options a caller may change."""
@@ -86,8 +123,10 @@ def get_ruleset(ruleset_id: str) -> Response:
     return cacheable(RulesetSchema().dump(body))
 
 
-@blp.get("/<string:ruleset_id>/tables/<string:name>")
-@blp.response(200, TableSchema)
+@blp.get("/<string:ruleset_id>/tables/<string:name>", parameters=TABLE)
+@blp.doc(operationId="getRulesetTable")
+@blp.response(200, TableSchema, headers=headers("ETag"))
+@conditional
 @blp.alt_response(404, response="NOT_FOUND")
 def get_table(ruleset_id: str, name: str) -> Response:
     """One table of a ruleset, as data (each is checked against the seed text in the tests)."""

@@ -10,8 +10,10 @@ class TraceStepSchema(Schema):
     """One step of the explanation: the seed heading or ruling used, what it did, the value."""
 
     rule = fields.String(required=True, metadata={"description": "Seed heading or ruling applied."})
-    detail = fields.String(required=True)
-    value = fields.Raw(allow_none=True)
+    detail = fields.String(required=True,
+                           metadata={"description": "What the rule did here, with the numbers."})
+    value = fields.Raw(allow_none=True,
+                       metadata={"description": "The value it produced (a number, text or null)."})
 
 
 class RollSchema(Schema):
@@ -27,7 +29,9 @@ class RollSchema(Schema):
 
 def trace_field() -> fields.List:
     """The `trace` list every calculator answers with."""
-    return fields.List(fields.Nested(TraceStepSchema), required=True)
+    return fields.List(fields.Nested(TraceStepSchema), required=True,
+                       metadata={"description": "How the answer was reached: each rule or ruling applied, in "
+                                                "order, with what it did and the value it gave."})
 
 
 def seed_field() -> fields.Integer:
@@ -103,6 +107,7 @@ def calculator_rolls_field(roles: dict[str, str], max_faces: int = 100) -> field
                                      validate=validate.Length(max=max_faces), metadata={"description": text})
                    for role, text in roles.items()}
     schema = Schema.from_dict(role_fields, name="Rolls" + "".join(r.title().replace("_", "") for r in roles))
+    schema.__doc__ = "Faces rolled at the table, by the role of the dice: " + ", ".join(roles) + "."
     return fields.Nested(schema, load_default=None, allow_none=True,
                          metadata={"description": "Faces rolled at the table, by role; missing dice come "
                                                   "from the seed."})

@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator
 
 from flask import Response, current_app, request
 from service.api.blueprint import Blueprint
+from service.api.headers import headers
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
 from werkzeug.exceptions import Conflict, ServiceUnavailable
@@ -21,6 +22,19 @@ from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
 from service.sim.simulator import simulator_for
 from service.streams.serving import open_polled_stream
+
+JOB = [{"in": "path", "name": "job_id", "description": "The simulation's id (`id` in the answer that started it)."}]
+PLOT = JOB + [{"in": "path", "name": "name", "example": "wins",
+               "description": "A chart the finished job lists under `links.plots`: wins, segments or wounds."}]
+EXAMPLE = {"ruleset": "tactical", "trials": 10000, "seed": 7, "matchup": {"sides": [
+    {"name": "knight", "combatants": [
+        {"id": "knight", "attributes": {"STR": 16, "mSTA": 14, "CND": 15, "AGL": 12, "HRT": 14, "P-RES": 13},
+         "mods": {"AWA": 1, "HRT": 1}, "dodge_dv": 20,
+         "weapons": [{"name": "arming sword", "av": 70, "parry": 45, "size": 6, "weight_class": 2}],
+         "armor": [{"type": "doublemail", "dr": 20, "durability": 40}, {"type": "padded", "dr": 10}]}]},
+    {"name": "bandits", "combatants": [
+        {"id": f"b{n}", "dodge_dv": 15, "weapons": [{"name": "axe", "av": 45, "parry": 25, "size": 5, "weight_class": 3}],
+         "armor": [{"type": "padded", "dr": 10}]} for n in (1, 2)]}]}}
 
 blp = Blueprint("simulations", __name__, description="Monte Carlo simulation of whole fights, as jobs.")
 STREAM_SECONDS = 60.0
@@ -39,8 +53,9 @@ def redis_required(view: Callable) -> Callable:
 
 
 @blp.post("")
-@blp.arguments(SimulationRequestSchema)
-@blp.response(202, SimulationSchema, headers={"Location": {"schema": {"type": "string"}}})
+@blp.doc(operationId="startSimulation")
+@blp.arguments(SimulationRequestSchema, example=EXAMPLE)
+@blp.response(202, SimulationSchema, headers=headers("Location"))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(503, response="DEFAULT_ERROR")
 @redis_required
@@ -57,7 +72,8 @@ def start(body: dict) -> tuple[dict, int, dict]:
     return _view(job), 202, {"Location": _links(job)["self"]}
 
 
-@blp.get("/<string:job_id>")
+@blp.get("/<string:job_id>", parameters=JOB)
+@blp.doc(operationId="getSimulation")
 @blp.response(200, SimulationSchema)
 @blp.alt_response(404, response="NOT_FOUND")
 @redis_required
@@ -66,7 +82,8 @@ def status(job_id: str) -> dict:
     return _view(_job(job_id))
 
 
-@blp.delete("/<string:job_id>")
+@blp.delete("/<string:job_id>", parameters=JOB)
+@blp.doc(operationId="cancelSimulation")
 @blp.response(202, SimulationSchema)
 @blp.alt_response(204, description="The job had already ended; nothing to cancel.")
 @blp.alt_response(404, response="NOT_FOUND")
@@ -80,7 +97,8 @@ def cancel(job_id: str) -> Any:
     return _view(_job(job_id))
 
 
-@blp.get("/<string:job_id>/stream")
+@blp.get("/<string:job_id>/stream", parameters=JOB)
+@blp.doc(operationId="streamSimulationProgress")
 @blp.doc(responses={"200": {"description": "Server-sent `progress` events until the job ends (at most "
                                            "60 s; reconnect for more).",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
@@ -97,7 +115,8 @@ def stream(job_id: str) -> Response:
                               _events(store, job_id))
 
 
-@blp.get("/<string:job_id>/plots/<string:name>.svg")
+@blp.get("/<string:job_id>/plots/<string:name>.svg", parameters=PLOT)
+@blp.doc(operationId="getSimulationPlot")
 @blp.doc(responses={"200": {"description": "The chart as SVG.",
                             "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
 @blp.alt_response(404, response="NOT_FOUND")

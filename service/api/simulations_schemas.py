@@ -12,7 +12,10 @@ SimulationOptionsPayload = payload("sim_options", "A simulation's rule options, 
 
 
 class SideSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 100))
+    """One side of a simulated fight."""
+
+    name = fields.String(required=True, validate=validate.Length(1, 100),
+                         metadata={"description": "The side's name (results are reported by it)."})
     combatants = fields.List(fields.Dict(), required=True, validate=validate.Length(1, 100),
                              metadata={"description": "Combatants in the encounter-state format."})
 
@@ -20,12 +23,19 @@ class SideSchema(Schema):
 class MatchupSchema(Schema):
     """Two or more sides of combatants (or an encounter's combatants, each with its `side`)."""
 
-    sides = fields.List(fields.Nested(SideSchema), validate=validate.Length(2, 20))
-    combatants = fields.List(fields.Dict(), validate=validate.Length(2, 200))
-    options = fields.Nested(SimulationOptionsPayload, load_default=dict)
+    sides = fields.List(fields.Nested(SideSchema), validate=validate.Length(2, 20),
+                        metadata={"description": "Two or more sides, each with its combatants."})
+    combatants = fields.List(fields.Dict(), validate=validate.Length(2, 200),
+                             metadata={"description": "Or: combatants each carrying a `side`, as in an "
+                                                      "encounter."})
+    options = fields.Nested(SimulationOptionsPayload, load_default=dict,
+                            metadata={"description": "Rule options of the simulated fights (in the ruleset's "
+                                                     "format)."})
 
 
 class SimulationRequestSchema(Schema):
+    """A simulation to start: a matchup (inline, or a stored encounter) and how many fights."""
+
     ruleset = fields.String(load_default=None, validate=RulesetIds(),
                             metadata={"description": "The ruleset whose rules play the fights (default "
                                                      "`tactical`; with `encounter_id`, the encounter's)."})
@@ -40,31 +50,43 @@ class SimulationRequestSchema(Schema):
 
 
 class ProgressSchema(Schema):
-    trials_done = JsonInteger(required=True)
-    trials = JsonInteger(required=True)
-    percent = JsonFloat(required=True)
-    eta_seconds = JsonFloat(allow_none=True, required=True)
+    """How far a simulation has got."""
+
+    trials_done = JsonInteger(required=True, metadata={"description": "Fights finished."})
+    trials = JsonInteger(required=True, metadata={"description": "Fights asked for."})
+    percent = JsonFloat(required=True, metadata={"description": "trials_done as a percentage of trials."})
+    eta_seconds = JsonFloat(allow_none=True, required=True,
+                            metadata={"description": "Estimated seconds left (null until there is a rate)."})
 
 
 class LinksSchema(Schema):
-    self = fields.String(required=True)
-    stream = fields.String(required=True)
-    plots = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    """URLs of a simulation job."""
+
+    self = fields.String(required=True, metadata={"description": "The job (poll it)."})
+    stream = fields.String(required=True, metadata={"description": "Its progress as server-sent events."})
+    plots = fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                        metadata={"description": "Chart name -> URL of its SVG (once the job is done)."})
 
 
 class SimulationSchema(Schema):
     """A simulation job: its state, progress, and the summary once done."""
 
-    id = fields.String(required=True)
+    id = fields.String(required=True, metadata={"description": "The job's id."})
     ruleset = fields.String(required=True, metadata={"description": "The ruleset that played the fights."})
     state = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "cancelled",
-                                                                   "failed"]))
-    trials = JsonInteger(required=True)
-    seed = JsonInteger(required=True)
-    chunk_size = JsonInteger(required=True)
-    chunks = JsonInteger(required=True)
-    progress = fields.Nested(ProgressSchema, required=True)
+                                                                   "failed"]),
+        metadata={"description": "queued, running, done, cancelled or failed."})
+    trials = JsonInteger(required=True, metadata={"description": "Fights asked for."})
+    seed = JsonInteger(required=True,
+                       metadata={"description": "The seed of the whole job (the same seed and chunks replay "
+                                                "the same fights)."})
+    chunk_size = JsonInteger(required=True,
+                             metadata={"description": "Fights per chunk (each chunk is one task on a worker)."})
+    chunks = JsonInteger(required=True, metadata={"description": "Number of chunks."})
+    progress = fields.Nested(ProgressSchema, required=True,
+                             metadata={"description": "How far the job has got."})
     result = fields.Dict(allow_none=True, metadata={"description": "Win chances with 95% intervals, "
                                                                    "segments, wounds, armor, first strike."})
-    error = fields.String(allow_none=True)
-    links = fields.Nested(LinksSchema, required=True)
+    error = fields.String(allow_none=True, metadata={"description": "Why the job failed (null otherwise)."})
+    links = fields.Nested(LinksSchema, required=True,
+                          metadata={"description": "URLs of the job, its stream and its plots."})

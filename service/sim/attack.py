@@ -32,6 +32,7 @@ def strike(m: Matchup, st: State, rng: np.random.Generator, t: np.ndarray, a: np
     counts["heroics"] += int(heroic.sum())
     counts["bumbles"] += int((~hit & (roll >= bumble_floor(pct))).sum()) if opt.bumble else 0
     counts["reprisals"] += len(t) if reprisal else 0
+    counts["reprisal_hits"] += int(hit.sum()) if reprisal else 0
     if hit.any():
         pot = _potence(m, st, t[hit], a[hit]) * np.where(heroic[hit], 2, 1)
         land_blow(m, st, rng, t[hit], a[hit], d[hit], pot)
@@ -39,27 +40,47 @@ def strike(m: Matchup, st: State, rng: np.random.Generator, t: np.ndarray, a: np
 
 
 def _defend(m: Matchup, st: State, t: np.ndarray, d: np.ndarray, reprisal: bool) -> np.ndarray:
-    """The best Defence DV left (Parry with a weapon or Dodge), halved by reuse (RULINGS 7, A34).
+    """The best Defence DV the defender actually has (Parry with a weapon or Dodge), minus his stun
+    penalty (RULINGS 7, 14, A34; the resolver's `exchange._choose`). First best wins ties, parries first.
 
-    The chosen defence counts as a use. Against a Reprisal the weapon that just missed gives half
-    its current DV and that use is not counted (seed: Reprisal, the recovering-weapon clause).
+    Against a Reprisal weapon 0 (the one that just missed) gives half its DV as it stood before the failed
+    attack and that is not a use; if it had not defended yet this CS its next defence is at full DV, as
+    if first (seed: Reprisal). Weapons without a Parry and a Dodge DV of 0 are no defence.
     """
     arr = m.arrays
-    parry = halve_times(arr["w_parry"][d], st.uses[t, d])
+    base = arr["w_parry"][d]
+    uses = st.uses[t, d]
+    parry = np.where(base > 0, halve_times(base, uses), -1)
+    recovered = st.recovered[t, d]
+    parry[:, WEAPON] = np.where(recovered & (base[:, WEAPON] > 0), base[:, WEAPON], parry[:, WEAPON])
     if reprisal:
-        parry[:, WEAPON] = halve_times(arr["w_parry"][d, WEAPON], st.uses[t, d, WEAPON] + 1)
+        diminished = halve_times(base[:, WEAPON], np.maximum(uses[:, WEAPON] - 1, 0))
+        parry[:, WEAPON] = np.where(base[:, WEAPON] > 0, div_half_up(diminished, 2), -1)
     spent = np.maximum(st.dodges[t, d] + 1 - arr["free_dodges"][d], 0)
-    dodge = halve_times(arr["dodge_dv"][d], spent)
+    dodge = np.where(arr["dodge_dv"][d] > 0, halve_times(arr["dodge_dv"][d], spent), -1)
     options = np.column_stack([parry, dodge])
     pick = options.argmax(axis=1)
     dv = options[np.arange(len(t)), pick]
-    by_dodge = pick == parry.shape[1]
-    st.dodges[t[by_dodge], d[by_dodge]] += 1
-    weapon = ~by_dodge & (dv > 0)
+    _count_defence(st, t, d, pick, dv >= 0, pick == parry.shape[1], reprisal)
+    return np.maximum(np.maximum(dv, 0) - st.pain()[t, d], 0)
+
+
+def _count_defence(st: State, t: np.ndarray, d: np.ndarray, pick: np.ndarray, real: np.ndarray,
+                   by_dodge: np.ndarray, reprisal: bool) -> None:
+    """Count the defence chosen as a use (the resolver's `exchange._count`)."""
+    st.dodges[t[by_dodge & real], d[by_dodge & real]] += 1
+    weapon = real & ~by_dodge
     if reprisal:
-        weapon &= pick != WEAPON
-    st.uses[t[weapon], d[weapon], pick[weapon]] += 1
-    return dv
+        missed = weapon & (pick == WEAPON)
+        tm, dm = t[missed], d[missed]
+        st.recovered[tm, dm] |= ~st.parried[tm, dm]
+        weapon &= ~missed
+    tw, dw, pw = t[weapon], d[weapon], pick[weapon]
+    first = (pw == WEAPON) & st.recovered[tw, dw]
+    st.uses[tw, dw, pw] = np.where(first, 1, st.uses[tw, dw, pw] + 1)
+    zero = pw == WEAPON
+    st.parried[tw[zero], dw[zero]] = True
+    st.recovered[tw[zero], dw[zero]] = False
 
 
 def _potence(m: Matchup, st: State, t: np.ndarray, a: np.ndarray) -> np.ndarray:

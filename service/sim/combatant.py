@@ -1,20 +1,18 @@
-"""One combatant of a matchup, read from the encounter-state combatant format into plain integers.
+"""One combatant of a matchup as plain integers: what the engine needs from the encounter-state format.
 
-The simulator needs only what a melee exchange uses: initiative modifiers and tie-breaks, the
-attributes behind POT, wounds and pain, each weapon's AV / parry DV / DB / grip, the Dodge DV and
-the armor layers (outermost first, DR and wear durability).
+The duel rules (`service.rules.tactical.duel`) read and check the matchup for both simulators; this
+module only turns a checked combatant into numbers: initiative modifiers and tie-breaks, the attributes
+behind POT, wounds and pain, each weapon's AV / parry DV / DB / grip, the Dodge DV and the armor layers
+(outermost first, DR and wear durability), and where the fight finds him (status, wounds, pain).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 
-from service.rules.errors import RulesError
-from service.rules.tactical.board import pain_now
-from service.rules.tactical.combat_state import Weapon as StateWeapon
-from service.rules.tactical.state_io import read_combatant
+from service.rules.tactical.combat_state import Combatant, Weapon as StateWeapon
 
 GRIPS = {"one-handed": (1, 2), "hurled": (1, 2), "hand-and-a-half": (3, 4), "two-handed": (1, 1)}
+STATUS_CODES = {"standing": 0, "unconscious": 1, "collapsed": 2, "dead": 3}
 
 
 @dataclass(frozen=True)
@@ -55,29 +53,26 @@ class Fighter:
     free_dodges: int
     actions: int
     wounds: int
-    pain: int
+    status: int
+    pain: int  # stun-by-pain penalty as first taken (RULINGS 14)
+    pain_age: int  # segments it has waned already
     weapons: tuple[Weapon, ...]
     armor: tuple[Layer, ...]
 
 
-def read(raw: Mapping[str, Any], path: tuple) -> Fighter:
-    """Read one combatant with the encounter-state reader (same checks and defaults as the segment
-    resolver); a bad value raises RulesError naming its path from the body root."""
-    combatant = read_combatant(raw, path)
-    weapons = tuple(_weapon(w, (*path, "weapons", i)) for i, w in enumerate(combatant.weapons))
+def from_combatant(c: Combatant) -> Fighter:
+    """The numbers of one combatant the duel rules have checked."""
     return Fighter(
-        name=combatant.id, init_mod=combatant.mod("AWA") + combatant.mod("HRT"),
-        agl=combatant.attribute("AGL"), hrt=combatant.attribute("HRT"), pres=combatant.attribute("P-RES"),
-        strength=combatant.attribute("STR"), msta=combatant.attribute("mSTA"), cnd=combatant.attribute("CND"),
-        dodge_dv=combatant.dodge_dv, free_dodges=combatant.free_dodges, actions=combatant.actions,
-        wounds=combatant.wounds, pain=pain_now(combatant), weapons=weapons,
-        armor=tuple(Layer(a.type, a.dr, a.durability) for a in combatant.armor),
+        name=c.id, init_mod=c.mod("AWA") + c.mod("HRT"), agl=c.attribute("AGL"), hrt=c.attribute("HRT"),
+        pres=c.attribute("P-RES"), strength=c.attribute("STR"), msta=c.attribute("mSTA"),
+        cnd=c.attribute("CND"), dodge_dv=c.dodge_dv, free_dodges=c.free_dodges, actions=c.actions,
+        wounds=c.wounds, status=STATUS_CODES[c.status], pain=c.pain_initial, pain_age=c.pain_age,
+        weapons=tuple(_weapon(w) for w in c.weapons),
+        armor=tuple(Layer(a.type, a.dr, a.durability) for a in c.armor),
     )
 
 
-def _weapon(weapon: StateWeapon, path: tuple) -> Weapon:
-    if weapon.grip not in GRIPS:
-        raise RulesError(f"the simulator plays hand weapons only: grip one of {sorted(GRIPS)}", (*path, "grip"))
+def _weapon(weapon: StateWeapon) -> Weapon:
     pot_num, pot_den = GRIPS[weapon.grip]
     return Weapon(weapon.name, weapon.av, weapon.parry, weapon.db, pot_num, pot_den,
                   weapon.edge in ("edged", "pointed"))

@@ -1,7 +1,9 @@
 """Run many independent fights of one matchup at once, segment by segment (digest section 17).
 
 Each segment: initiative (F1, RULINGS 17), then every standing combatant with an action attacks in
-roster order, passes by action count; a miss gives the defender a Reprisal. Fights end when at most
+roster order, passes by action count; a miss gives the defender a Reprisal. This is the resolver's
+Combat Segment under the duel policy (`service.rules.tactical.duel`); tests/unit/sim/test_differential.py
+holds the two to the same distribution. Fights end when at most
 one side has anyone standing, or at the segment cap (a draw). Only the numpy Generator is random.
 """
 from __future__ import annotations
@@ -42,13 +44,13 @@ def simulate(m: Matchup, trials: int, rng: np.random.Generator) -> Tally:
 
 def roster(m: Matchup, st: State, rng: np.random.Generator) -> np.ndarray:
     """(trials, N) combatant order: actions desc, then d10 + AWA mod + HRT mod - pain desc,
-    then AGL, HRT, then index (RULINGS 17, A6, A7); those who cannot act go last."""
+    then AGL, HRT, then id alphabetically (RULINGS 17, A6, A7); those who cannot act go last."""
     arr = m.arrays
     n = m.size
     init = rng.integers(1, 11, (st.size, n)) + arr["init_mod"] - st.pain()
     key = (arr["actions"] * SHIFT + np.clip(init + 512, 0, SHIFT - 1)) * SHIFT
     key = ((key + np.clip(arr["agl"], 0, SHIFT - 1)) * SHIFT + np.clip(arr["hrt"], 0, SHIFT - 1)) * SHIFT
-    key = key + (SHIFT - 1 - np.arange(n))
+    key = key + (SHIFT - 1 - arr["id_rank"])
     key = np.where(st.standing() & (arr["actions"] > 0), key, -1)
     return np.argsort(-key, axis=1, kind="stable")
 
@@ -85,8 +87,9 @@ def _act(m: Matchup, st: State, rng: np.random.Generator, actor: np.ndarray, act
 
 
 def pick_targets(m: Matchup, foes: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The foe each attacker strikes: the lowest-index standing foe (`first`), or one drawn
-    uniformly from the standing foes (`random`)."""
+    """The foe each attacker strikes as his action resolves: the first standing foe in matchup order
+    (`first`, the resolver's `target_policy: first-standing`), or one drawn uniformly from the standing
+    foes (`random`, `random-standing`)."""
     if m.options.targeting == "random":
         return (rng.random(foes.shape) * foes).argmax(axis=1)
     return foes.argmax(axis=1)

@@ -30,10 +30,12 @@ class RoundSimulator:
     plots = ("wins", "rounds", "outcomes")
     takes_encounter_options = True  # a stored encounter's options are this ruleset's simulation options
 
-    def __init__(self, ruleset: Ruleset, vector: VectorEngine | None = None):
+    def __init__(self, ruleset: Ruleset, vector: VectorEngine | None = None,
+                 accepts: Callable[[Any], bool] | None = None):
         self.ruleset = ruleset
         self.ruleset_id = ruleset.id
         self.vector = vector
+        self.accepts = accepts  # optional: which parsed matchups the vectorised engine covers (others: the loop)
 
     def check(self, matchup: Mapping[str, Any]) -> None:
         """The ruleset's own reading of the matchup (RulesError names the bad field)."""
@@ -42,7 +44,7 @@ class RoundSimulator:
     def run_chunk(self, matchup: Mapping[str, Any], index: int, trials: int, seed: int) -> Tally:
         """Chunk `index` of a job: its own generator, so the result does not depend on which worker ran it."""
         parsed = self.ruleset.duel.read_matchup(matchup)  # type: ignore[union-attr]
-        if self.vector is not None:
+        if self.vector is not None and (self.accepts is None or self.accepts(parsed)):
             rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
             return self.vector(parsed, trials, rng)
         return play(self.ruleset, parsed, trials, random.Random(derive_seed(seed, "chunk", index)))

@@ -59,4 +59,4 @@ def simulator_for(ruleset_id: str) -> Simulator:
         raise UnknownName(f"ruleset {ruleset_id!r} cannot run simulations", ("ruleset",))
     from service.sim.rounds import RoundSimulator
 
-    return RoundSimulator(ruleset, getattr(module, "simulate", None))
+    return RoundSimulator(ruleset, getattr(module, "simulate", None), getattr(module, "accepts", None))

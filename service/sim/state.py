@@ -27,6 +27,8 @@ class State:
     durability: np.ndarray  # armor wear number per layer (RULINGS 12)
     uses: np.ndarray  # uses of each weapon this segment
     dodges: np.ndarray  # Dodges used this segment
+    parried: np.ndarray  # (trials, N) bool: weapon 0 has defended this segment
+    recovered: np.ndarray  # (trials, N) bool: weapon 0 defended a Reprisal first, next defence at full DV
     first_side: np.ndarray  # (trials,) side of the first actor of segment 1, -1 before it
 
     @classmethod
@@ -35,10 +37,11 @@ class State:
         a = m.arrays
         n, w = a["w_av"].shape
         tile = lambda row: np.tile(row, (trials,) + (1,) * row.ndim)  # noqa: E731
-        status = np.where(a["wounds"] >= 11, DEAD, STANDING)
+        status = np.where(a["wounds"] >= 11, DEAD, a["status"])
         return cls(wounds=tile(a["wounds"]), status=tile(status).astype(np.int8), pain0=tile(a["pain"]),
-                   pain_age=np.zeros((trials, n), np.int64), durability=tile(a["a_dur"]),
+                   pain_age=tile(a["pain_age"]), durability=tile(a["a_dur"]),
                    uses=np.zeros((trials, n, w), np.int64), dodges=np.zeros((trials, n), np.int64),
+                   parried=np.zeros((trials, n), bool), recovered=np.zeros((trials, n), bool),
                    first_side=np.full(trials, -1, np.int64))
 
     @property
@@ -58,6 +61,8 @@ class State:
         self.pain0[self.pain() == 0] = 0
         self.uses[:] = 0
         self.dodges[:] = 0
+        self.parried[:] = False
+        self.recovered[:] = False
 
     def keep(self, rows: np.ndarray) -> "State":
         """The same fights restricted to `rows` (a boolean mask or indices)."""

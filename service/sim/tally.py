@@ -14,7 +14,7 @@ from service.sim.matchup import Matchup
 from service.sim.state import State
 
 MAX_WOUNDS = 11
-EVENTS = ("attacks", "hits", "heroics", "bumbles", "reprisals")
+EVENTS = ("attacks", "hits", "heroics", "bumbles", "reprisals", "reprisal_hits")
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Tally:
     status: np.ndarray  # (N, 4) standing / unconscious / collapsed / dead at the end
     armor_dr: np.ndarray  # (N, L) sum of each layer's DR left (min of DR and durability)
     armor_durability: np.ndarray  # (N, L) sum of each layer's durability left
-    events: np.ndarray  # (5,) attacks, hits, heroics, bumbles, reprisals
+    events: np.ndarray  # (6,) attacks, hits, heroics, bumbles, reprisals, reprisal hits
 
     @classmethod
     def empty(cls, m: Matchup) -> "Tally":

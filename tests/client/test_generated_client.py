@@ -67,14 +67,14 @@ def test_calculators_through_the_generated_client(generated, server):
 
 
 def calculators(package, client) -> None:
-    to_hit = api(package, "tactical_to_hit.post_v1_tactical_to_hit").sync(
+    to_hit = api(package, "tactical_to_hit.get_tactical_to_hit").sync(
         client=client, body=model(package, "ToHitRequest").from_dict({"av": 60, "dv": 45}))
     assert (to_hit.chance_percent, to_hit.av, to_hit.dv) == (57, 60, 45)
-    damage = api(package, "tactical_damage.post_v1_tactical_damage").sync(
+    damage = api(package, "tactical_damage.get_tactical_damage").sync(
         client=client, body=model(package, "DamageRequest").from_dict(DAMAGE))
     assert (damage.pot, damage.knockback_feet, damage.pot_through_armor) == (20, 6, 0)
     assert damage.trace[0].rule == "Getting Hit: The POT of Blows"
-    problem = api(package, "tactical_to_hit.post_v1_tactical_to_hit").sync(
+    problem = api(package, "tactical_to_hit.get_tactical_to_hit").sync(
         client=client, body=model(package, "ToHitRequest").from_dict({"av": 10, "ranged": {"weapon": "light-crossbow", "distance": 250}}))
     assert type(problem).__name__ == "Problem" and problem.status == 422
     assert "ranged.distance" in [error.field for error in problem.errors]
@@ -87,7 +87,7 @@ def test_an_encounter_through_the_generated_client(generated, server):
     with package.AuthenticatedClient(base_url=server, token=token, raise_on_unexpected_status=True) as authed:
         resolve_and_list(package, authed, encounter_id)
     with package.AuthenticatedClient(base_url=server, token="not-the-token") as stranger:
-        refused = api(package, "encounters.get_v1_encounters_encounter_id_combatants").sync(encounter_id,
+        refused = api(package, "encounters.list_combatants").sync(encounter_id,
                                                                                            client=stranger)
     assert type(refused).__name__ == "Problem" and refused.status in (401, 404)
 
@@ -95,7 +95,7 @@ def test_an_encounter_through_the_generated_client(generated, server):
 def create_encounter(package, client) -> tuple[str, str]:
     body = model(package, "EncounterCreate").from_dict(
         {"combatants": [KNIGHT, fighter("bandit-1", position={"x": 1, "y": 0}, facing=180)]})
-    created = api(package, "encounters.post_v1_encounters").sync(client=client, body=body)
+    created = api(package, "encounters.create_encounter").sync(client=client, body=body)
     assert type(created).__name__ == "EncounterCreated", created
     return created.token, created.id
 
@@ -103,13 +103,13 @@ def create_encounter(package, client) -> tuple[str, str]:
 def resolve_and_list(package, authed, encounter_id: str) -> None:
     declarations = model(package, "EncounterDeclarations").from_dict(
         {"declarations": [{"combatant": "knight", "action": "attack", "target": "bandit-1"}]})
-    declared = api(package, "encounters.put_v1_encounters_encounter_id_declarations").sync(
+    declared = api(package, "encounters.set_declarations").sync(
         encounter_id, client=authed, body=declarations)
     assert declared.version == 2
-    segment = api(package, "encounters.post_v1_encounters_encounter_id_segments").sync(
+    segment = api(package, "encounters.resolve_segment").sync(
         encounter_id, client=authed, body=model(package, "EncounterSegmentRequest").from_dict({"seed": 7}))
     assert (segment.segment, segment.seed, segment.version) == (1, 7, 3)
-    listed = api(package, "encounters.get_v1_encounters_encounter_id_combatants").sync(encounter_id, client=authed)
+    listed = api(package, "encounters.list_combatants").sync(encounter_id, client=authed)
     assert [c.to_dict()["id"] for c in listed.combatants] == ["knight", "bandit-1"] and listed.version == 3
 
 
@@ -123,8 +123,8 @@ def simulate(package, client) -> None:
     pad = [{"type": "padded", "dr": 10}]
     duel = matchup([sim_fighter("a", 60, 35, 20, pad)], [sim_fighter("b", 50, 35, 20, pad)])
     request = model(package, "SimulationRequest").from_dict({"matchup": duel, "trials": 400, "seed": 3})
-    job = api(package, "simulations.post_v1_simulations").sync(client=client, body=request)
-    poll = api(package, "simulations.get_v1_simulations_job_id")
+    job = api(package, "simulations.start_simulation").sync(client=client, body=request)
+    poll = api(package, "simulations.get_simulation")
     deadline = time.monotonic() + 60
     while job.state.value not in ("done", "failed", "cancelled") and time.monotonic() < deadline:
         time.sleep(0.2)

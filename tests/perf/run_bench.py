@@ -1,10 +1,10 @@
-"""`make bench`: every benchmark in one run; prints a table and writes it into the README."""
+"""`make bench`: every benchmark in one run; prints the tables and writes them to bench/results/ (latest.md,
+latest.json and a dated copy), untracked: the README cites a run's figures, it is never rewritten."""
 from __future__ import annotations
 
 import importlib
 import json
 import platform
-import re
 import time
 from pathlib import Path
 
@@ -13,7 +13,6 @@ from tests.perf.segment_bench import http_segments, resolve_times
 from tests.perf.sim_bench import sim_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
-START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 
 
 def http_table(rows: list[dict]) -> str:
@@ -73,11 +72,9 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "latest.json").write_text(json.dumps({"http": rows, "resolve": resolve, "segments_http": segments,
                                                  "sim": sim}, indent=2, default=str))
-    readme = ROOT / "README.md"
-    text = readme.read_text()
-    if START in text:
-        text = re.sub(re.escape(START) + ".*?" + re.escape(END), f"{START}\n{report}\n{END}", text, flags=re.S)
-        readme.write_text(text)
+    for name in ("latest.md", f"{started}.md"):
+        (out / name).write_text(report + "\n", encoding="utf-8")
+    print(f"\nwritten to {out / 'latest.md'} (cite the figures in README.md's Performance section)")
 
 
 if __name__ == "__main__":

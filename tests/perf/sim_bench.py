@@ -1,19 +1,18 @@
 """Simulator benchmark: fights/s and segments/s on one core, against a Python loop, memory vs trials.
 
 `sim_benchmark()` is what `make bench` calls. The Python baseline is the Combat Segment resolver looped
-one fight at a time (`service.sim.resolver_loop`) when that module exists, else the simulator's own
-one-fight-at-a-time reference (`service.sim.reference`); the report says which.
+one fight at a time under the same fight policy (the tactical `DuelRules` through `service.sim.rounds`).
 """
 from __future__ import annotations
 
-import importlib.util
 import random
 import time
 import tracemalloc
 
 import numpy as np
 
-from service.sim import chunks, reference
+from service.rules.tactical import RULESET
+from service.sim import chunks, rounds
 from service.sim.matchup import parse
 
 PAD = [{"type": "padded", "dr": 10}]
@@ -46,18 +45,13 @@ def engine_rate(matchup: dict, trials: int = 400_000, seed: int = 1) -> dict:
 
 
 def python_rate(matchup: dict, fights: int = 1500, seed: int = 1) -> dict:
-    """The same per second for one fight at a time in Python (the resolver if present)."""
+    """The same per second for one fight at a time through the Combat Segment resolver."""
+    parsed = RULESET.duel.read_matchup(matchup)
     start = time.perf_counter()
-    if importlib.util.find_spec("service.rules.tactical.segment") is not None:
-        from service.sim import resolver_loop
-
-        results, baseline = resolver_loop.fights(matchup, fights, seed), "segment resolver"
-    else:
-        m, rng = parse(matchup), random.Random(seed)
-        results, baseline = [reference.fight(m, rng) for _ in range(fights)], "sim.reference"
+    tally = rounds.play(RULESET, parsed, fights, random.Random(seed))
     elapsed = time.perf_counter() - start
-    return {"baseline": baseline, "fights_per_s": fights / elapsed,
-            "segments_per_s": sum(s for _, s in results) / elapsed}
+    segments = sum(int(k) * n for k, n in tally["rounds"].items())
+    return {"baseline": "segment resolver", "fights_per_s": fights / elapsed, "segments_per_s": segments / elapsed}
 
 
 def peak_memory(matchup: dict, trials: int, chunk_size: int = chunks.DEFAULT_CHUNK) -> int:

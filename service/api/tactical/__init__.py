@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 
 from service.api.blueprint import Blueprint
+from service.api.tactical.event_schemas import EVENT_SCHEMAS  # noqa: F401 (typed events in the contract)
 from service.api.tactical.simulation_schemas import OptionsSchema
 from service.api.tactical.state_schemas import (CombatantStateSchema, DeclarationSchema, EncounterOptionsSchema,
                                                 EncounterStateSchema)

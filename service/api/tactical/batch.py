@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from flask import current_app
 from service.api.blueprint import Blueprint
+from service.api.tactical import request_examples as examples
 from marshmallow import Schema, ValidationError
 
 from service.api.errors import problem_body, rules_body, validation_body
@@ -59,7 +60,8 @@ def run(op: str, body: dict) -> tuple[int, dict]:
 
 
 @blp.post("/batch")
-@blp.arguments(BatchRequestSchema)
+@blp.doc(operationId="runTacticalBatch")
+@blp.arguments(BatchRequestSchema, example=examples.BATCH)
 @blp.response(200, BatchSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def batch(body: dict) -> dict:

@@ -24,6 +24,8 @@ class BatchItemSchema(Schema):
 
 
 class BatchRequestSchema(Schema):
+    """Calculator calls to run in one request."""
+
     items = fields.List(fields.Nested(BatchItemSchema), required=True,
                         validate=validate.Length(1, HARD_LIMIT),
                         metadata={"description": "1 to `max_batch_items` (default 100) requests."})
@@ -32,11 +34,14 @@ class BatchRequestSchema(Schema):
 class BatchResultItemSchema(Schema):
     """One item's answer: its endpoint's normal body (status 200), or that endpoint's problem body."""
 
-    id = fields.String(allow_none=True, required=True)
-    op = fields.String(required=True)
+    id = fields.String(allow_none=True, required=True, metadata={"description": "The item's id, as sent."})
+    op = fields.String(required=True, metadata={"description": "The calculator it called."})
     status = JsonInteger(required=True, metadata={"description": "200, or the error status (usually 422)."})
-    body = fields.Dict(required=True)
+    body = fields.Dict(required=True, metadata={"description": "Its answer, or a problem document."})
 
 
 class BatchSchema(Schema):
-    results = fields.List(fields.Nested(BatchResultItemSchema), required=True)
+    """One answer per item, in the order sent."""
+
+    results = fields.List(fields.Nested(BatchResultItemSchema), required=True,
+                          metadata={"description": "The answers."})

@@ -5,6 +5,7 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.tactical import request_examples as examples
 
 from service.api.tactical.contests_schemas import (ContestRequestSchema, ContestSchema,
                                                    InitiativeRequestSchema, InitiativeSchema,
@@ -20,7 +21,8 @@ blp = Blueprint("tactical-contests", __name__,
 
 
 @blp.post("/initiative")
-@blp.arguments(InitiativeRequestSchema)
+@blp.doc(operationId="rollTacticalInitiative")
+@blp.arguments(InitiativeRequestSchema, example=examples.INITIATIVE)
 @blp.response(200, InitiativeSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def initiative(body: dict) -> dict:
@@ -33,7 +35,8 @@ def initiative(body: dict) -> dict:
 
 
 @blp.post("/surprise")
-@blp.arguments(SurpriseRequestSchema)
+@blp.doc(operationId="resolveTacticalSurprise")
+@blp.arguments(SurpriseRequestSchema, example=examples.SURPRISE)
 @blp.response(200, SurpriseSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def surprise(body: dict) -> dict:
@@ -49,7 +52,8 @@ def surprise(body: dict) -> dict:
 
 
 @blp.post("/contest")
-@blp.arguments(ContestRequestSchema)
+@blp.doc(operationId="resolveTacticalContest")
+@blp.arguments(ContestRequestSchema, example=examples.CONTEST)
 @blp.response(200, ContestSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def contest(body: dict) -> dict:

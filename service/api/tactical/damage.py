@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.tactical import request_examples as examples
 
 from service.api.tactical.damage_schemas import (ArmorWearRequestSchema, ArmorWearResultSchema,
                                                  DamageRequestSchema, DamageResultSchema)
@@ -60,7 +61,8 @@ def _present(result: BlowResult) -> dict[str, Any]:
 
 
 @blp.post("/damage")
-@blp.arguments(DamageRequestSchema)
+@blp.doc(operationId="getTacticalDamage")
+@blp.arguments(DamageRequestSchema, example=examples.DAMAGE)
 @blp.response(200, DamageResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def damage(body: dict) -> dict[str, Any]:
@@ -78,7 +80,8 @@ def damage(body: dict) -> dict[str, Any]:
 
 
 @blp.post("/armor-wear")
-@blp.arguments(ArmorWearRequestSchema)
+@blp.doc(operationId="getTacticalArmorWear")
+@blp.arguments(ArmorWearRequestSchema, example=examples.ARMOR_WEAR)
 @blp.response(200, ArmorWearResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def armor_wear(body: dict) -> dict[str, Any]:

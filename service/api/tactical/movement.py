@@ -5,6 +5,9 @@ from typing import Any
 
 from flask import Response
 from service.api.blueprint import Blueprint
+from service.api.caching import conditional
+from service.api.headers import headers
+from service.api.tactical import request_examples as examples
 
 from service.api.caching import cacheable
 from service.api.tactical.movement_schemas import (
@@ -50,8 +53,10 @@ def _at(index: int, item: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.get("/pulse")
+@blp.doc(operationId="getTacticalPulse")
 @blp.arguments(PulseQuerySchema, location="query")
-@blp.response(200, PulseSchema)
+@blp.response(200, PulseSchema, headers=headers("ETag"))
+@conditional
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def get_pulse(query: dict[str, Any]) -> Response:
     """Feet and scale distance per pulse for a speed (table 7-2), with its quarter rates."""
@@ -59,7 +64,8 @@ def get_pulse(query: dict[str, Any]) -> Response:
 
 
 @blp.post("/pulse")
-@blp.arguments(PulseBatchSchema)
+@blp.doc(operationId="getTacticalPulses")
+@blp.arguments(PulseBatchSchema, example=examples.PULSES)
 @blp.response(200, PulseBatchResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def post_pulse(body: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +74,8 @@ def post_pulse(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.post("/pulse-ramp")
-@blp.arguments(PulseRampRequestSchema)
+@blp.doc(operationId="getTacticalPulseRamp")
+@blp.arguments(PulseRampRequestSchema, example=examples.PULSE_RAMP)
 @blp.response(200, PulseRampSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def post_ramp(body: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +89,8 @@ def post_ramp(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.post("/falling")
-@blp.arguments(FallingRequestSchema)
+@blp.doc(operationId="getTacticalFalling")
+@blp.arguments(FallingRequestSchema, example=examples.FALLING)
 @blp.response(200, FallingSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def post_falling(body: dict[str, Any]) -> dict[str, Any]:

@@ -4,10 +4,15 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.blueprint import Blueprint
-from service.api.encounters_schemas import EXAMPLE_COMBATANT, EXAMPLE_DECLARATION, MAX_DECLARATIONS
+from service.api.encounters_schemas import (EXAMPLE_BANDIT, EXAMPLE_COMBATANT, EXAMPLE_DECLARATION,
+                                           EXAMPLE_DECLARATIONS, MAX_DECLARATIONS)
+from service.api.events import event_field
 from service.api.schemas import seed_field
 from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
+from service.rules.errors import OutOfRange
 from service.sessions.encounters import fresh_seed, resolve_once
+
+MAX_SEGMENT = 1_000_000  # EncounterStateSchema's bound on `segment`
 
 def _state(**kwargs) -> fields.Nested:
     return fields.Nested(EncounterStateSchema,
@@ -28,9 +33,11 @@ class SegmentResolveRequestSchema(Schema):
 
 
 class SegmentResolvedSchema(Schema):
-    events = fields.List(fields.Dict(), required=True)
+    """One Combat Segment resolved: its events and the state after it."""
+
+    events = event_field(required=True)
     state = _state(required=True)
-    seed = fields.Integer(required=True)
+    seed = fields.Integer(required=True, metadata={"description": "The seed the segment was resolved with."})
 
 
 blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat Segment statelessly: send the "
@@ -38,11 +45,17 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
 
 
 @blp.post("/segments/resolve")
-@blp.arguments(SegmentResolveRequestSchema)
+@blp.doc(operationId="resolveTacticalSegment")
+@blp.arguments(SegmentResolveRequestSchema, example={
+    "state": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]},
+    "declarations": EXAMPLE_DECLARATIONS["declarations"], "seed": 7})
 @blp.response(200, SegmentResolvedSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def resolve(body: dict) -> dict:
     """Resolve one segment of the encounter in the body (seed "The Order of Play each CS")."""
     seed = fresh_seed() if body["seed"] is None else body["seed"]
+    if body["state"].get("segment", 0) >= MAX_SEGMENT:  # the answer's counter would leave its own bounds
+        raise OutOfRange(f"state.segment must be below {MAX_SEGMENT} to resolve another segment",
+                         ("state", "segment"))
     segment = resolve_once("tactical", body["state"], body["declarations"], seed, ("state",))
     return {"events": segment.events, "state": segment.state, "seed": seed}

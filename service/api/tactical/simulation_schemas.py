@@ -13,13 +13,16 @@ class OptionsSchema(Schema):
                            metadata={"description": "Task Resolution Table method (RULINGS 4)."})
     heroic = JsonBoolean(load_default=True, metadata={"description": "A Heroic hit doubles the POT."})
     bumble = JsonBoolean(load_default=True, metadata={"description": "Count Bumbles (a miss either way)."})
-    armor_wear = JsonBoolean(load_default=True)
+    armor_wear = JsonBoolean(load_default=True, metadata={"description": "The optional Armor Wear rules (F20)."})
     reprisals = JsonBoolean(load_default=True, 
                                metadata={"description": "A missed attack gives a Reprisal."})
-    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]))
+    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]),
+                                metadata={"description": "Progressive DVs and penalties (RULINGS 3)."})
     targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
-                              metadata={"description": "Strike the lowest-index standing foe, or a "
-                                                       "random one."})
+                              metadata={"description": "Whom each attack strikes when it resolves: the "
+                                                       "first foe still standing in matchup order (the "
+                                                       "resolver's `target_policy: first-standing`), or "
+                                                       "one of them at random (`random-standing`)."})
     max_segments = JsonInteger(load_default=100, validate=validate.Range(1, 1000),
                                   metadata={"description": "A fight still on after this many segments is "
                                                            "a draw."})

@@ -31,141 +31,231 @@ class Strict(Schema):
 class AttributesSchema(Strict):
     """Attribute scores (default 10 each)."""
 
-    STR = _int(0, 1000)
+    STR = _int(0, 1000, metadata={"description": "Strength: feeds the POT of blows and ranged STR limits."})
     mSTA = _int(0, 1000, metadata={"description": "modified STA (size)"})
-    CND = _int(0, 1000)
-    AGL = _int(0, 1000)
-    HRT = _int(0, 1000)
-    P_RES = _int(0, 1000, data_key="P-RES", attribute="P-RES")
-    CRD = _int(0, 1000)
+    CND = _int(0, 1000, metadata={"description": "Condition: feeds wound thresholds and death checks."})
+    AGL = _int(0, 1000, metadata={"description": "Agility: Initiative tie-break and footing checks."})
+    HRT = _int(0, 1000, metadata={"description": "Heart: Initiative tie-break and morale (HRT) checks."})
+    P_RES = _int(0, 1000, data_key="P-RES", attribute="P-RES",
+                 metadata={"description": "Pain resistance (P-RES): stun by pain."})
+    CRD = _int(0, 1000, metadata={"description": "Coordination: needed for slashes."})
 
 
 class ModsSchema(Strict):
     """Attribute modifiers (default 0)."""
 
-    AWA = _int(-100, 100)
-    HRT = _int(-100, 100)
-    AGL = _int(-100, 100)
+    AWA = _int(-100, 100, metadata={"description": "Awareness modifier: added to Initiative."})
+    HRT = _int(-100, 100, metadata={"description": "Heart modifier: added to Initiative."})
+    AGL = _int(-100, 100, metadata={"description": "Agility modifier: AGL checks."})
 
 
 class StateWeaponSchema(Strict):
     """A weapon in hand: attack AV, the Parry DV it offers, table 6-5 size and class."""
 
-    name = fields.String(validate=validate.Length(1, 64))
-    av = _int(0, BIG, required=True)
-    parry = _int(0, BIG)
-    size = _int(0, 20)
-    weight_class = WeightClassField(metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
+    name = fields.String(validate=validate.Length(1, 64),
+                         metadata={"description": "The weapon's name (unique within the combatant)."})
+    av = _int(0, BIG, required=True, metadata={"description": "Attack value with this weapon."})
+    parry = _int(0, BIG, metadata={"description": "Parry DV the weapon offers (0: cannot parry)."})
+    size = _int(0, 20, metadata={"description": "Weapon size from table 6-5 (0-20)."})
+    weight_class = WeightClassField(metadata={"description": "Weight class from table 6-5: a name or 0-5.",
+                                              "oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                                         {"type": "string", "enum": ["light", "medium-light", "medium",
                                                                                     "medium-heavy", "heavy",
                                                                                     "very-heavy"]}]})
     db = _int(0, 100, metadata={"description": "Must equal table 6-5 when given."})
-    grip = fields.String(validate=validate.OneOf(GRIPS))
-    edge = fields.String(validate=validate.OneOf(EDGES))
+    grip = fields.String(validate=validate.OneOf(GRIPS),
+                         metadata={"description": "How it is used: one-handed, hand-and-a-half, two-handed, "
+                                                  "hurled, bow, crossbow or brawling."})
+    edge = fields.String(validate=validate.OneOf(EDGES),
+                         metadata={"description": "blunt, edged or pointed."})
     edged = JsonBoolean(metadata={"description": "Older form of `edge` (true: edged, false: blunt)."})
     attack = fields.String(validate=validate.OneOf(ATTACKS), metadata={"description": "Default attack type."})
     ranged = fields.String(allow_none=True, validate=validate.OneOf(RANGED),
                            metadata={"description": "Ranged kind for `fire` declarations."})
-    fixed_pot = _int(0, BIG, allow_none=True)
-    arrowhead_db = _int(0, 100)
+    fixed_pot = _int(0, BIG, allow_none=True,
+                     metadata={"description": "A fixed POT (e.g. a crossbow's), replacing the STR-based one; "
+                                              "null for none."})
+    arrowhead_db = _int(0, 100, metadata={"description": "Damage bonus of the arrowhead (missiles)."})
 
 
 class StateLayerSchema(Strict):
     """An armor layer or shield, outermost first: catalog type, current DR and wear number."""
 
-    type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES))
-    dr = _int(0, 100)
-    durability = _int(0, 100)
+    type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES),
+                         metadata={"description": "Armor type from the catalog."})
+    dr = _int(0, 100, metadata={"description": "Current Damage Reduction (default: the catalog's)."})
+    durability = _int(0, 100,
+                      metadata={"description": "Current durability (wear number; default: the catalog's)."})
 
 
 class PointSchema(Strict):
-    x = JsonFloat(allow_nan=False, validate=validate.Range(-1e6, 1e6), required=True)
-    y = JsonFloat(allow_nan=False, validate=validate.Range(-1e6, 1e6), required=True)
+    """A position on the table, in feet."""
+
+    x = JsonFloat(allow_nan=False, validate=validate.Range(-1e6, 1e6), required=True,
+                  metadata={"description": "Feet along x."})
+    y = JsonFloat(allow_nan=False, validate=validate.Range(-1e6, 1e6), required=True,
+                  metadata={"description": "Feet along y."})
 
 
 class PainSchema(Strict):
+    """A stun-by-pain penalty as it wanes."""
+
     initial = _int(0, BIG, metadata={"description": "Stun-by-pain penalty as first taken."})
     age = _int(0, 1000, metadata={"description": "Segments ended since (the penalty halves each)."})
 
 
 class SurpriseStateSchema(Strict):
-    state = fields.String(validate=validate.OneOf(SURPRISE_STATES))
-    cs_left = _int(0, 100)
-    penalty = _int(0, BIG)
-    failed_dv = _int(0, BIG)
+    """Where a combatant stands after a Surprise."""
+
+    state = fields.String(validate=validate.OneOf(SURPRISE_STATES),
+                          metadata={"description": "The Surprise outcome in force: none, not-surprised, "
+                                                   "stunned, overwhelmed or shaken."})
+    cs_left = _int(0, 100, metadata={"description": "Combat Segments it still lasts."})
+    penalty = _int(0, BIG, metadata={"description": "Penalty it puts on his actions."})
+    failed_dv = _int(0, BIG, metadata={"description": "DV of the HRT check to recover (after a failed one)."})
+
+
+class GuardDownSchema(Strict):
+    """DV a combatant gives up against named attackers in one CS, after a failed intimidation (F41)."""
+
+    segment = _int(0, 1_000_000, required=True, metadata={"description": "The CS it applies in."})
+    against = fields.Dict(keys=fields.String(), values=JsonInteger(), required=True,
+                          metadata={"description": "Attacker id -> DV lost against him."})
 
 
 class CombatantStateSchema(Strict):
     """One combatant: sheet numbers, place on the table, and what the fight has done to him."""
 
-    id = fields.String(required=True, validate=validate.Length(1, 64))
-    side = fields.String(validate=validate.Length(0, 64))
-    attributes = fields.Nested(AttributesSchema)
-    mods = fields.Nested(ModsSchema)
-    dodge_dv = _int(0, BIG)
-    free_dodges = _int(1, 20)
+    id = fields.String(required=True, validate=validate.Length(1, 64),
+                       metadata={"description": "The combatant's id, unique in the encounter (declarations "
+                                                "and events name it)."})
+    side = fields.String(validate=validate.Length(0, 64),
+                         metadata={"description": "His side; the fight ends when one side stands."})
+    attributes = fields.Nested(AttributesSchema, metadata={"description": "Attribute scores."})
+    mods = fields.Nested(ModsSchema, metadata={"description": "Attribute modifiers."})
+    dodge_dv = _int(0, BIG, metadata={"description": "Dodge DV, cover and Acrobat bonus included."})
+    free_dodges = _int(1, 20, metadata={"description": "Dodges per CS before halving starts (RULINGS 7)."})
     actions = _int(0, 10, metadata={"description": "Rate of Action: actions per CS."})
-    weapons = fields.List(fields.Nested(StateWeaponSchema), required=True, validate=validate.Length(1, 4))
-    armor = fields.List(fields.Nested(StateLayerSchema), validate=validate.Length(max=8))
+    weapons = fields.List(fields.Nested(StateWeaponSchema), required=True, validate=validate.Length(1, 4),
+                          metadata={"description": "Weapons in hand (1-4); declarations pick one by index or "
+                                                   "name."})
+    armor = fields.List(fields.Nested(StateLayerSchema), validate=validate.Length(max=8),
+                        metadata={"description": "Armor layers and shield, outermost first."})
     position = fields.Nested(PointSchema, metadata={"description": "Feet on the table."})
     facing = _int(0, 359, metadata={"description": "Degrees clockwise from +y."})
-    speed_mph = JsonFloat(allow_nan=False, validate=validate.Range(0, 100))
-    status = fields.String(validate=validate.OneOf(STATUSES))
-    wounds = _int(0, 11)
-    stun_penalty = _int(0, BIG)
-    pain = fields.Nested(PainSchema)
-    surprise = fields.Nested(SurpriseStateSchema)
-    aware = JsonBoolean()
-    clothing_layers = _int(0, 10)
-    edged_blow_taken = JsonBoolean()
-    full_pulses = _int(0, 1000)
-    task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action under way."})
+    speed_mph = JsonFloat(allow_nan=False, validate=validate.Range(0, 100),
+                          metadata={"description": "Full-rate running speed in mph."})
+    status = fields.String(validate=validate.OneOf(STATUSES),
+                           metadata={"description": "standing, unconscious, collapsed or dead."})
+    wounds = _int(0, 11, metadata={"description": "Wounds taken so far (0-11)."})
+    stun_penalty = _int(0, BIG, metadata={"description": "Stun penalty in force."})
+    pain = fields.Nested(PainSchema, metadata={"description": "The pain penalty as it wanes (null: none)."})
+    surprise = fields.Nested(SurpriseStateSchema,
+                             metadata={"description": "His Surprise state (null: none)."})
+    aware = JsonBoolean(
+                        metadata={"description": "Whether he knows the fight is on (unaware targets offer "
+                                                 "less defence)."})
+    clothing_layers = _int(0, 10,
+                           metadata={"description": "Layers of clothing under the armor (they stop a little "
+                                                    "POT)."})
+    edged_blow_taken = JsonBoolean(
+                                   metadata={"description": "Whether an edged blow has already hit him (the "
+                                                            "first one hurts more)."})
+    full_pulses = _int(0, 1000,
+                       metadata={"description": "Pulses moved at full rate so far (charge eligibility)."})
+    task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action "
+                                                                                     "under way."})
     task_left = _int(0, 1000, metadata={"description": "Actions it still needs."})
+    guard_down = fields.Nested(GuardDownSchema, metadata={"description": "After a failed intimidation: DV lost "
+                                                                         "against the intimidator next CS (F41)."})
 
 
 class EncounterOptionsSchema(Strict):
     """Rule switches of an encounter (docs/RULINGS.md)."""
 
-    pulse_move = JsonBoolean()
-    task_resolution = fields.String(validate=validate.OneOf(["ratio", "linear"]))
-    heroic = JsonBoolean()
-    heroic_doubles_pot = JsonBoolean()
-    bumble = JsonBoolean()
-    armor_wear = JsonBoolean()
-    reprisals = JsonBoolean()
-    progression = fields.String(validate=validate.OneOf(["triangular", "linear"]))
-    tie_break = fields.String(validate=validate.OneOf(["alphabetical", "coin"]))
-    knockback_moves = JsonBoolean()
+    pulse_move = JsonBoolean(
+                             metadata={"description": "Resolve movement pulse by pulse (RULINGS: Pulse "
+                                                      "Move), not once per CS."})
+    task_resolution = fields.String(validate=validate.OneOf(["ratio", "linear"]),
+                                    metadata={"description": "Which Task Resolution Table: ratio or linear."})
+    heroic = JsonBoolean(metadata={"description": "Heroic Effects on low rolls (RULINGS 6)."})
+    heroic_doubles_pot = JsonBoolean(metadata={"description": "A Heroic hit doubles its POT."})
+    bumble = JsonBoolean(metadata={"description": "Bumbles on high rolls (RULINGS 6)."})
+    armor_wear = JsonBoolean(metadata={"description": "Armor wears with every strike."})
+    reprisals = JsonBoolean(metadata={"description": "Missed attacks allow Reprisals."})
+    progression = fields.String(validate=validate.OneOf(["triangular", "linear"]),
+                                metadata={"description": "How defences weaken with repeated use: triangular "
+                                                         "or linear (RULINGS 7)."})
+    tie_break = fields.String(validate=validate.OneOf(["alphabetical", "coin"]),
+                              metadata={"description": "Initiative ties: alphabetical or a coin."})
+    knockback_moves = JsonBoolean(metadata={"description": "Knock-back moves the figure on the table."})
+    stray_fire = JsonBoolean(metadata={"description": "A missed shot flies on at the figures in line beyond "
+                                                      "its target, within its range band (Misses & Stray Fire)."})
 
 
 class EncounterStateSchema(Strict):
     """A whole encounter as the engine reads and writes it."""
 
-    ruleset = fields.String(validate=validate.OneOf(["tactical"]))
-    segment = _int(0, 1_000_000)
-    options = fields.Nested(EncounterOptionsSchema)
-    combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 200))
+    ruleset = fields.String(validate=validate.OneOf(["tactical"]),
+                            metadata={"description": "Always `tactical` here."})
+    segment = _int(0, 1_000_000, metadata={"description": "Combat Segments resolved so far."})
+    options = fields.Nested(EncounterOptionsSchema, metadata={"description": "Rule switches in force."})
+    combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 200),
+                             metadata={"description": "Everyone in the fight (1-200)."})
 
 
 class SurpriseDeclarationSchema(Strict):
+    """A Surprise the combatant springs this CS."""
+
     chance = _int(-1000, 1000, required=True, metadata={"description": "Aggressor's Stealth (or ruse) chance."})
-    target_chance = _int(-1000, 1000, required=True, metadata={"description": "Target's Perception/AWA chance."})
+    target_chance = _int(-1000, 1000, required=True, metadata={"description": "Target's Perception/AWA "
+                                                                              "chance."})
     target_dv = _int(0, 1000, allow_none=True, metadata={"description": "DV of the target's check (for F8)."})
-    roll = _int(1, 100, allow_none=True)
-    target_roll = _int(1, 100, allow_none=True)
+    roll = _int(1, 100, allow_none=True,
+                metadata={"description": "The aggressor's d100, rolled at the table (null: Referee rolls)."})
+    target_roll = _int(1, 100, allow_none=True,
+                       metadata={"description": "The target's d100, rolled at the table (null: Referee "
+                                                "rolls)."})
 
 
 class DiceSchema(Strict):
-    initiative = _int(1, 10, allow_none=True)
-    d100 = fields.List(_int(1, 100), validate=validate.Length(max=100))
+    """Dice rolled at the table for this combatant (null: Referee rolls them)."""
+
+    initiative = _int(1, 10, allow_none=True, metadata={"description": "His Initiative d10."})
+    d100 = fields.List(_int(1, 100), validate=validate.Length(max=100),
+                       metadata={"description": "His attack d100s, in order."})
+
+
+class CombinationDeclarationSchema(Strict):
+    """A second melee weapon joined to the attack (F38): in concert (one roll, POT added) or separate."""
+
+    weapon = fields.Raw(required=True, metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
+                                                           {"type": "string", "maxLength": 64}],
+                                                 "description": "The second weapon's index or name."})
+    sl = _int(0, 1000, required=True, metadata={"description": "The Combination SL."})
+    mode = fields.String(validate=validate.OneOf(["in-concert", "separate"]),
+                         metadata={"description": "in-concert (default) or separate but simultaneous."})
+
+
+class IntimidateDeclarationSchema(Strict):
+    """A Presence attack joined to the blow (F41), resolved when the blow puts POT through."""
+
+    presence_av = _int(-10_000, 10_000, required=True, metadata={"description": "Presence (Intimidate) AV."})
+    sl = _int(-10_000, 10_000, required=True, metadata={"description": "Intimidate SL (the guard drop)."})
+    target_dv = _int(-10_000, 10_000, required=True,
+                     metadata={"description": "The target's DV to resist, before his Presence SL and morale."})
 
 
 class DeclarationSchema(Strict):
     """One combatant's declared action for the next CS (docs/RULINGS.md, the segment resolver)."""
 
-    combatant = fields.String(required=True, validate=validate.Length(1, 64))
-    action = fields.String(validate=validate.OneOf(ACTIONS))
-    target = fields.String(allow_none=True, validate=validate.Length(1, 64))
+    combatant = fields.String(required=True, validate=validate.Length(1, 64),
+                              metadata={"description": "Who acts."})
+    action = fields.String(validate=validate.OneOf(ACTIONS),
+                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait "
+                                                    "or other."})
+    target = fields.String(allow_none=True, validate=validate.Length(1, 64),
+                           metadata={"description": "Whom he acts against (null: nobody)."})
     target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
         "description": "Whom an attack, charge or shot strikes when it resolves: `declared` (default) the "
                        "`target`, lost if he fell earlier this CS; `first-standing` the first foe (another "
@@ -175,15 +265,28 @@ class DeclarationSchema(Strict):
     weapon = fields.Raw(metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
                                             {"type": "string", "maxLength": 64}],
                                   "description": "Weapon index or name (default 0)."})
-    attack = fields.String(validate=validate.OneOf(ATTACKS))
-    to = fields.Nested(PointSchema)
-    rate = JsonFloat(validate=validate.Range(0, 1), metadata={"description": "Quarter rate: 0, 0.25, 0.5, 0.75 or 1 "
+    attack = fields.String(validate=validate.OneOf(ATTACKS),
+                           metadata={"description": "The attack type: common, slash or thrust."})
+    to = fields.Nested(PointSchema, metadata={"description": "Where he moves, in feet."})
+    rate = JsonFloat(validate=validate.Range(0, 1), metadata={"description": "Quarter rate: 0, 0.25, 0.5, "
+                                                                             "0.75 or 1 "
                                                                    "(no enum: generators reject number enums)."})
-    defence = fields.String(validate=validate.OneOf(DEFENCES))
-    reprisal = fields.String(validate=validate.OneOf(REPRISALS))
-    opportunity = JsonBoolean()
-    actions = _int(0, 10, allow_none=True)
-    surprise = fields.Nested(SurpriseDeclarationSchema, allow_none=True)
-    dice = fields.Nested(DiceSchema)
-    note = fields.String(validate=validate.Length(max=200))
-    duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or the GM's call)."})
+    defence = fields.String(validate=validate.OneOf(DEFENCES),
+                            metadata={"description": "The defence he offers: best, dodge, parry or none."})
+    reprisal = fields.String(validate=validate.OneOf(REPRISALS),
+                             metadata={"description": "What he does when an attack on him misses: attack, "
+                                                      "disengage or none."})
+    opportunity = JsonBoolean(metadata={"description": "Whether he takes opportunity attacks."})
+    actions = _int(0, 10, allow_none=True,
+                   metadata={"description": "Actions he spends on it (null: all he has)."})
+    surprise = fields.Nested(SurpriseDeclarationSchema, allow_none=True,
+                             metadata={"description": "A Surprise he springs (null: none)."})
+    dice = fields.Nested(DiceSchema, metadata={"description": "Dice he rolled at the table."})
+    note = fields.String(validate=validate.Length(max=200),
+                         metadata={"description": "Free text, kept with the declaration."})
+    duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or "
+                                                      "the GM's call)."})
+    combination = fields.Nested(CombinationDeclarationSchema, allow_none=True,
+                                metadata={"description": "Attack or charge: a second weapon joined to it (F38)."})
+    intimidate = fields.Nested(IntimidateDeclarationSchema, allow_none=True,
+                               metadata={"description": "Attack or charge: an Intimidation joined to the blow (F41)."})

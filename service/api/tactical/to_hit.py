@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.tactical import request_examples as examples
 from service.api.schemas import json_number
 
 from service.api.tactical.to_hit_schemas import RangeRequestSchema, RangeSchema, ToHitRequestSchema, ToHitSchema
@@ -19,7 +20,8 @@ ADJUSTMENTS = ("attack_use", "defence_use", "free_defence_uses", "reprisal_same_
 
 
 @blp.post("/to-hit")
-@blp.arguments(ToHitRequestSchema)
+@blp.doc(operationId="getTacticalToHit")
+@blp.arguments(ToHitRequestSchema, example=examples.TO_HIT)
 @blp.response(200, ToHitSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def to_hit(body: dict) -> dict:
@@ -31,7 +33,8 @@ def to_hit(body: dict) -> dict:
 
 
 @blp.post("/range")
-@blp.arguments(RangeRequestSchema)
+@blp.doc(operationId="getTacticalRange")
+@blp.arguments(RangeRequestSchema, example=examples.RANGE)
 @blp.response(200, RangeSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def range_band(body: dict) -> dict:

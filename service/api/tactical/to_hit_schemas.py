@@ -47,9 +47,11 @@ class BreakpointTableSchema(Schema):
     """A caller's Task Resolution Table: AV and DV breakpoints (ascending) and one row of chances per AV."""
 
     av = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
-                     required=True, validate=validate.Length(1, 1000))
+                     required=True, validate=validate.Length(1, 1000),
+        metadata={"description": "AV breakpoints, ascending."})
     dv = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
-                     required=True, validate=validate.Length(1, 1000))
+                     required=True, validate=validate.Length(1, 1000),
+        metadata={"description": "DV breakpoints, ascending."})
     chances = fields.List(fields.List(JsonInteger(validate=validate.Range(0, 100))),
                           required=True, validate=validate.Length(1, 1000),
                           metadata={"description": "chances[i][j]: percent at av[i], dv[j]."})
@@ -75,18 +77,23 @@ class ThrownObjectSchema(Schema):
 class RangeShotSchema(Schema):
     """Weapon, shooter's STR, distance and target elevation, in the weapon's unit (yd or ft)."""
 
-    weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES))
+    weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES),
+                           metadata={"description": "The ranged weapon (`GET /v1/rulesets/tactical` lists "
+                                                    "them)."})
     strength = _int(13, validate.Range(0, 100), "Shooter's STR (ignored by crossbows).")
     distance = _float(DISTANCE, "Distance to the target in the weapon's unit.")
     elevation = _float(validate.Range(-100_000, 100_000), "Target height above the shooter (below: no effect).",
                        0)
-    object = fields.Nested(ThrownObjectSchema, metadata={"description": "A thrown non-weapon object (hurled only)."})
+    object = fields.Nested(ThrownObjectSchema, metadata={"description": "A thrown non-weapon object (hurled "
+                                                                        "only)."})
 
 
 class RangedTargetSchema(Schema):
     """What a ranged target offers (RULINGS 8)."""
 
-    aware = JsonBoolean(load_default=True)
+    aware = JsonBoolean(load_default=True,
+                        metadata={"description": "Whether the target knows he is shot at (aware targets "
+                                                 "offer their Dodge DV)."})
     dodge_dv = _int(0, validate.Range(0, 10_000), "Dodge DV incl. cover and Acrobat bonus (aware).")
     agl_mod = _int(0, validate.Range(-100, 100), "AGL att. mod. (unaware, in motion).")
     moving_mph = _float(validate.Range(0, 1_000), "Speed moving point to point.", 0)
@@ -96,10 +103,15 @@ class RangedTargetSchema(Schema):
 
 
 class RangedShotSchema(RangeShotSchema):
-    target = fields.Nested(RangedTargetSchema, load_default=lambda: _defaults(RangedTargetSchema))
+    """A ranged shot: weapon, STR, distance, elevation and the target's defence."""
+
+    target = fields.Nested(RangedTargetSchema, load_default=lambda: _defaults(RangedTargetSchema),
+                           metadata={"description": "What the target offers against the shot."})
 
 
 class ToHitOptionsSchema(Schema):
+    """Rule switches of one to-hit roll."""
+
     heroic = JsonBoolean(load_default=True, metadata={"description": "Heroic Effects (RULINGS 6)."})
     bumble = JsonBoolean(load_default=True, metadata={"description": "Bumbles (RULINGS 6)."})
 
@@ -111,16 +123,20 @@ class ToHitRequestSchema(Schema):
     dv = JsonInteger(validate=SCORE,
                         metadata={"description": "Defence DV (melee); give this or `ranged`."})
     ranged = fields.Nested(RangedShotSchema, metadata={"description": "A ranged shot; give this or `dv`."})
-    task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: _defaults(TaskResolutionSchema))
+    task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: _defaults(TaskResolutionSchema),
+                                    metadata={"description": "Which Task Resolution Table to use."})
     attack_use = _int(1, USES, "n-th use of the attack skill this CS (RULINGS 7).")
     defence_use = _int(1, USES, "n-th use of this defence this CS (RULINGS 7).")
     free_defence_uses = _int(1, USES, "Uses before halving starts (RULINGS 7).")
     reprisal_same_weapon = JsonBoolean(load_default=False, metadata={
-        "description": "Defending a Reprisal with the weapon that just missed (halves its DV)."})
+        "description": "Defending a Reprisal with the weapon that just missed: its DV at `defence_use` (count "
+                       "the uses before the failed attack, not that attack) is halved for this Reprisal only "
+                       "(seed \"Reprisal\"); the segment resolver does the same."})
     surprise_penalty = _int(0, PENALTY, "Surprise penalty off the defence DV.")
-    attacker_stun_penalty = _int(0, PENALTY)
-    defender_stun_penalty = _int(0, PENALTY)
-    options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema))
+    attacker_stun_penalty = _int(0, PENALTY, "Attacker's stun-by-pain penalty off his AV (RULINGS 14).")
+    defender_stun_penalty = _int(0, PENALTY, "Defender's stun-by-pain penalty off his DV (RULINGS 14).")
+    options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema),
+                            metadata={"description": "Rule switches."})
     roll = JsonInteger(validate=validate.Range(1, 100),
                           metadata={"description": "Your own d100 (1..100, 00 = 100); a roll is made only "
                                                    "when this or `seed` is given."})
@@ -132,27 +148,37 @@ class RangeRequestSchema(RangeShotSchema):
 
 
 class RangeLimitsSchema(Schema):
-    point_blank = JsonInteger(required=True)
-    short = Whole(required=True)
-    medium = Whole(required=True)
-    long = Whole(required=True)
-    maximum = JsonInteger(required=True, allow_none=True)
+    """Where each range band ends, in the weapon's unit."""
+
+    point_blank = JsonInteger(required=True, metadata={"description": "End of point-blank range."})
+    short = Whole(required=True, metadata={"description": "End of short range."})
+    medium = Whole(required=True, metadata={"description": "End of medium range."})
+    long = Whole(required=True, metadata={"description": "End of long range."})
+    maximum = JsonInteger(required=True, allow_none=True,
+                          metadata={"description": "Maximum range (null: none)."})
 
 
 class RangeShareSchema(Schema):
-    band = fields.String(required=True, validate=validate.OneOf(BANDS[1:]))
-    share = JsonInteger(required=True)
+    """One band's share of the range DV modifier."""
+
+    band = fields.String(required=True, validate=validate.OneOf(BANDS[1:]),
+                         metadata={"description": "The band."})
+    share = JsonInteger(required=True, metadata={"description": "DV it adds."})
 
 
 class RangeReadingSchema(Schema):
     """Band, limits and the range DV modifier with its per-band shares (RULINGS 9, A9)."""
 
-    weapon = fields.String(required=True)
-    unit = fields.String(required=True, validate=validate.OneOf(["yd", "ft"]))
-    band = fields.String(required=True, validate=validate.OneOf(BANDS))
-    limits = fields.Nested(RangeLimitsSchema, required=True)
-    dv_modifier = JsonInteger(required=True)
-    band_shares = fields.List(fields.Nested(RangeShareSchema), required=True)
+    weapon = fields.String(required=True, metadata={"description": "The weapon."})
+    unit = fields.String(required=True, validate=validate.OneOf(["yd", "ft"]),
+                         metadata={"description": "The unit of its ranges: yd or ft."})
+    band = fields.String(required=True, validate=validate.OneOf(BANDS),
+                         metadata={"description": "The band the distance falls in."})
+    limits = fields.Nested(RangeLimitsSchema, required=True,
+                           metadata={"description": "Where each band ends."})
+    dv_modifier = JsonInteger(required=True, metadata={"description": "DV the range adds to the shot."})
+    band_shares = fields.List(fields.Nested(RangeShareSchema), required=True,
+                              metadata={"description": "The modifier, band by band."})
     object_factor = Whole(allow_none=True, metadata={"description": "A40 multiplier, null when none."})
     too_close = JsonBoolean(required=True, metadata={
         "description": "The figures are under 5 ft apart, too close for ranged combat: the calculators still "
@@ -160,27 +186,39 @@ class RangeReadingSchema(Schema):
 
 
 class RangeSchema(RangeReadingSchema):
+    """Range band, band limits and the range DV modifier of a shot, with its trace."""
+
     trace = trace_field()
 
 
 class OutcomeProbabilitiesSchema(Schema):
-    heroic = JsonFloat(required=True)
-    success = JsonFloat(required=True)
-    failure = JsonFloat(required=True)
-    bumble = JsonFloat(required=True)
+    """Exact chance of each outcome of the d100 (they add up to 1)."""
+
+    heroic = JsonFloat(required=True, metadata={"description": "Chance of a Heroic success."})
+    success = JsonFloat(required=True, metadata={"description": "Chance of an ordinary success."})
+    failure = JsonFloat(required=True, metadata={"description": "Chance of an ordinary failure."})
+    bumble = JsonFloat(required=True, metadata={"description": "Chance of a Bumble."})
 
 
 class ToHitSchema(Schema):
     """The chance, Heroic/Bumble edges and exact outcome odds; the roll and outcome when dice were asked for."""
 
-    av = JsonInteger(required=True)
-    dv = JsonInteger(required=True)
-    chance_percent = JsonInteger(required=True)
-    heroic_max_roll = JsonInteger(required=True)
-    bumble_min_roll = JsonInteger(required=True)
-    probabilities = fields.Nested(OutcomeProbabilitiesSchema, required=True)
-    range = fields.Nested(RangeReadingSchema, required=True, allow_none=True)
-    roll = fields.Nested(RollSchema)
-    outcome = fields.String(validate=validate.OneOf(["heroic", "success", "failure", "bumble"]))
-    seed = JsonInteger(allow_none=True)
+    av = JsonInteger(required=True, metadata={"description": "Attack value after adjustments."})
+    dv = JsonInteger(required=True,
+                     metadata={"description": "Defence value after adjustments (ranged: from the target and "
+                                              "the range)."})
+    chance_percent = JsonInteger(required=True,
+                                 metadata={"description": "Chance to hit, in percent (Task Resolution Table)."})
+    heroic_max_roll = JsonInteger(required=True,
+                                  metadata={"description": "Highest d100 roll that is Heroic (0: none)."})
+    bumble_min_roll = JsonInteger(required=True,
+                                  metadata={"description": "Lowest d100 roll that is a Bumble (101: none)."})
+    probabilities = fields.Nested(OutcomeProbabilitiesSchema, required=True,
+                                  metadata={"description": "Exact chance of each outcome."})
+    range = fields.Nested(RangeReadingSchema, required=True, allow_none=True,
+                          metadata={"description": "The range reading of a ranged shot (null: melee)."})
+    roll = fields.Nested(RollSchema, metadata={"description": "The d100 rolled (with `roll` or `seed`)."})
+    outcome = fields.String(validate=validate.OneOf(["heroic", "success", "failure", "bumble"]),
+                            metadata={"description": "heroic, success, failure or bumble (when rolled)."})
+    seed = JsonInteger(allow_none=True, metadata={"description": "The seed used (when rolled)."})
     trace = trace_field()

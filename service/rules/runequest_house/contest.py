@@ -1,8 +1,9 @@
 """Skill contests, Maneuver contests and the resistance table (rules document §2, §4; seed *Maneuver*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.runequest_house import percentile
 from service.rules.runequest_house.percentile import RANK, Bands

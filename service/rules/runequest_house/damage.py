@@ -2,9 +2,11 @@
 (rules document §5; seed *4) Post Melee Move Phase* closing paragraph, *Combat Options › Standard Parry*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.runequest_house.dice_expr import Expression, parse
 from service.rules.runequest_house.pack import LIMBS
@@ -24,7 +26,7 @@ def blow(weapon_damage: str, weapon_type: str, bonus: str, degree: str, options:
     elif weapon_type == "crush":
         made = weapon.plus(Expression((), db.maximum()))
     else:
-        made = weapon.plus(weapon).plus(db)
+        made = weapon.twice().plus(db)
     if degree == "critical_max":
         return Expression((), made.maximum())
     return made
@@ -64,11 +66,19 @@ def passage(damage: int, attack_degree: str, parry_degree: str, parry_ap: int, a
 def passage_distribution(expression: Expression, attack_degree: str, parry_degree: str, parry_ap: int,
                          armor_ap: int, options: Mapping[str, Any]) -> dict[int, Fraction]:
     """Exact distribution of the damage reaching the location's HP."""
+    return dict(_spread(expression, attack_degree, parry_degree, parry_ap, armor_ap,
+                        options["critical_ignores_parry_ap"]))
+
+
+@lru_cache(maxsize=4096)
+def _spread(expression: Expression, attack_degree: str, parry_degree: str, parry_ap: int, armor_ap: int,
+            ignores: bool) -> tuple[tuple[int, Fraction], ...]:
+    options = {"critical_ignores_parry_ap": ignores}
     out: dict[int, Fraction] = {}
     for value, p in expression.distribution().items():
         reach = passage(value, attack_degree, parry_degree, parry_ap, armor_ap, options).to_location
         out[reach] = out.get(reach, Fraction(0)) + p
-    return dict(sorted(out.items()))
+    return tuple(sorted(out.items()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,15 @@
 """Declarations of one round (rules document §8, §12.12): two actions each, checked against the state."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole
 from service.rules.runequest_house.model import State
 
-MODES = ("normal", "grapple")
+MODES = ("normal", "grapple", "immobilise", "throw", "damage", "escape")
+FOLLOW_UPS = ("immobilise", "throw", "damage", "escape")
 UNSUPPORTED_MODES = ("counter", "spirit")
 ABORTS = (None, "defensive", "movement")
 ACTION_FIELDS = ("type", "target", "weapon", "mode", "spell_sr", "magic_points", "move_actions", "opponents")
@@ -24,7 +26,7 @@ def check(state: State, declarations: list[dict[str, Any]], path: tuple = ("decl
         raise RulesError("declarations is a list", path)
     for i, raw in enumerate(declarations):
         where = (*path, i)
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, dict):
             raise RulesError("a declaration is an object", where)
         for key in raw:
             if key not in FIELDS:
@@ -54,7 +56,7 @@ def check(state: State, declarations: list[dict[str, Any]], path: tuple = ("decl
 
 def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options: Mapping[str, Any],
             path: tuple) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("an action is an object", path)
     for key in raw:
         if key not in ACTION_FIELDS:
@@ -77,6 +79,13 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
         if target == who["id"]:
             raise RulesError("a combatant cannot attack itself", (*path, "target"))
     action["target"] = target
+    if mode in FOLLOW_UPS:
+        if kind != "attack":
+            raise RulesError(f"{mode} is a grapple follow-up: an attack action", (*path, "mode"))
+        holder, held = (people[target], who) if mode == "escape" else (who, people[target])
+        hold = holder.get("holding")
+        if not hold or hold["target"] != held["id"]:
+            raise RulesError(f"{mode} needs a hold on the target (Page 60)", (*path, "target"))
     if raw.get("weapon") is not None or kind in ("attack", "missile"):
         index = whole(raw.get("weapon", 0), (*path, "weapon"), 0, 7)
         if index >= len(who["weapons"]):
@@ -89,9 +98,8 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
         action["weapon"] = index
     else:
         action["weapon"] = None
-    if kind == "cast":
-        if raw.get("spell_sr") is None and raw.get("magic_points") is None:
-            raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
+    if kind == "cast" and raw.get("spell_sr") is None and raw.get("magic_points") is None:
+        raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
     for key in ("spell_sr", "magic_points"):
         action[key] = None if raw.get(key) is None else whole(raw[key], (*path, key), 0, 30)
     action["move_actions"] = whole(raw.get("move_actions", 1 if kind == "move" else 0), (*path, "move_actions"), 0, 2)

@@ -13,6 +13,7 @@ from service.rules.errors import RulesError
 
 TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
 MAX_DICE = 40
+MAX_SPREAD = 400  # keeps exact distributions quick: 40d10, 20d20, 4d100
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,22 +22,34 @@ class Expression:
 
     dice: tuple[tuple[int, int, int], ...]
     constant: int
+    shown: str | None = None  # the text when it was built from parts (e.g. "2d8+2+1d4")
 
     def text(self) -> str:
         """The ASCII expression ("2d8+2+1d4"; "0" when empty)."""
+        if self.shown is not None:
+            return self.shown
         parts = [f"{'-' if sign < 0 else '+'}{count}d{sides}" for sign, count, sides in self.dice]
         if self.constant or not parts:
             parts.append(f"{self.constant:+d}")
         text = "".join(parts)
-        return text[1:] if text.startswith("+") else text
+        return text.removeprefix("+")
 
     def maximum(self) -> int:
         """The largest value the expression can take."""
         return self.constant + sum(count * sides if sign > 0 else -count for sign, count, sides in self.dice)
 
     def plus(self, other: Expression) -> Expression:
-        """Both expressions added (terms kept in order)."""
-        return Expression(self.dice + other.dice, self.constant + other.constant)
+        """Both expressions added; the text keeps each part in order ("2d8+2" then "+1d4")."""
+        right = other.text()
+        if right in ("0", "+0", "-0"):
+            shown = self.text()
+        else:
+            shown = self.text() + (right if right[0] in "+-" else "+" + right)
+        return Expression(self.dice + other.dice, self.constant + other.constant, shown)
+
+    def twice(self) -> Expression:
+        """The same dice and constant rolled twice (a special impale or slash)."""
+        return Expression(tuple((s, 2 * c, sides) for s, c, sides in self.dice), 2 * self.constant)
 
     def distribution(self) -> dict[int, Fraction]:
         """Exact distribution of the total."""
@@ -71,18 +84,20 @@ def parse(text: str, field: tuple = ("damage",)) -> Expression:
             constant += int(match.group(5)) * (-1 if match.group(4) == "-" else 1)
     if position != len(compact) or abs(constant) > 1000:
         raise RulesError('must be a dice expression like "1d8+1"', field)
+    if sum(count * sides for _, count, sides in dice) > MAX_SPREAD:
+        raise RulesError(f"the dice may span at most {MAX_SPREAD} values (count x sides summed)", field)
     return Expression(tuple(dice), constant)
 
 
 @lru_cache(maxsize=512)
 def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
-    current: dict[int, Fraction] = {expression.constant: Fraction(1)}
+    ways: dict[int, int] = {expression.constant: 1}
+    total = 1
     for sign, count, sides in expression.dice:
         for _ in range(count):
-            nxt: dict[int, Fraction] = defaultdict(Fraction)
-            share = Fraction(1, sides)
-            for value, p in current.items():
+            nxt: dict[int, int] = defaultdict(int)
+            for value, w in ways.items():
                 for face in range(1, sides + 1):
-                    nxt[value + sign * face] += p * share
-            current = nxt
-    return tuple(sorted(current.items()))
+                    nxt[value + sign * face] += w
+            ways, total = nxt, total * sides
+    return tuple(sorted((value, Fraction(w, total)) for value, w in ways.items()))

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.interface import StepResult, Verdict
 from service.rules.matchups import entries
@@ -31,6 +32,7 @@ class Duel:
             raise
 
     def start(self, matchup: model.State) -> model.State:
+        """A fight starts from the matchup's state (two figures adjacent and engaged, §9)."""
         return matchup
 
     def declare(self, matchup: model.State, state: model.State, rng: random.Random) -> list[dict[str, Any]]:
@@ -50,11 +52,13 @@ class Duel:
         return out
 
     def verdict(self, matchup: model.State, state: model.State) -> Verdict:
+        """Over when at most one side still has a figure that can fight (standing or prone) (§9)."""
         statuses = {c["id"]: status.status(c) for c in state.combatants}
         up = {c["side"] for c in state.combatants if statuses[c["id"]] in ("standing", "prone")}
         return Verdict(len(up) <= 1, next(iter(up)) if len(up) == 1 else None, statuses)
 
     def max_steps(self, matchup: model.State) -> int:
+        """Option `max_rounds` [DEF]: a fight still going then is a capped draw."""
         return matchup.options["max_rounds"]
 
     def details(self, matchup: model.State, before: model.State, result: StepResult) -> dict[str, float]:

@@ -1,14 +1,18 @@
 """The RoundEngine of `runequest-house`: encounter states, declarations and one round at a time."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+import copy
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.interface import StepResult
-from service.rules.runequest_house import declarations as declaring
-from service.rules.runequest_house import model, round as melee_round
-from service.rules.runequest_house.options import OPTIONS
 from service.rules.options import read_options
+from service.rules.runequest_house import declarations as declaring
+from service.rules.runequest_house import model
+from service.rules.runequest_house import round as melee_round
+from service.rules.runequest_house.options import OPTIONS
+from service.rules.runequest_house.round import clone
 
 RULESET_ID = "runequest-house"
 
@@ -29,9 +33,9 @@ class Engine:
 
     def write_state(self, state: model.State) -> dict[str, Any]:
         """The canonical JSON of a state (options: only those that differ from the defaults)."""
-        out = model.write_state(state, RULESET_ID)
-        out["options"] = {k: v for k, v in out["options"].items() if v != OPTIONS[k].default}
-        return out
+        options = {k: v for k, v in state.options.items() if not (v is OPTIONS[k].default or v == OPTIONS[k].default)}
+        return {"ruleset": RULESET_ID, "round": state.round, "options": copy.deepcopy(options),
+                "combatants": [clone(c) for c in state.combatants]}
 
     def check_declarations(self, state: model.State, declarations: list[dict[str, Any]],
                            path: tuple = ("declarations",)) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """1 m hexes in axial coordinates (rules document §7; seed *2) Move Phase*)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 NEIGHBOURS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 

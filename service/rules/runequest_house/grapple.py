@@ -1,9 +1,10 @@
 """Grapple follow-ups (rules document §5.7; seed *Page 60*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.rounding import round_half_up
 from service.rules.runequest_house import contest, stats

@@ -2,8 +2,9 @@
 seed *1) Statement of Intent*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.runequest_house import stats

@@ -2,9 +2,10 @@
 *Knockback Into Small Objects, People and Solid Objects*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.runequest_house import percentile

@@ -6,12 +6,14 @@ out and read back is the same state, and the round resolver works on copies of i
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole
 from service.rules.runequest_house import stats
+from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.options import SHIELD_SIZES, read_weapon_stats
 from service.rules.runequest_house.pack import LOCATIONS
 
@@ -21,7 +23,7 @@ REQUIRED = ("str", "con", "siz", "int", "dex")
 SKILL_DEFAULTS = {"dodge": 15, "maneuver": 25, "ride": 5, "jump": 25, "acrobatics": 5, "breakfall": 0, "grapple": 25}
 COMBATANT_FIELDS = ("id", "side", "pc", "characteristics", "mov", "skills", "weapons", "shield", "armor",
                     "protection", "hp", "location_hp", "position", "facing", "prone", "braced", "engaged_with",
-                    "closed_with", "conditions", "name")
+                    "closed_with", "conditions", "name", "holding")
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def _bool(data: Mapping[str, Any], key: str, path: Path, default: bool = False) 
 def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any]:
     """A combatant's weapon: `name`, `attack`, `parry` and the statistics, filled from the weapon pack by
     name where not given inline."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a weapon is an object", path)
     name = raw.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
@@ -59,12 +61,13 @@ def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, A
     out = {"name": name, "attack": whole(raw.get("attack"), (*path, "attack"), 0, 300),
            "parry": whole(raw.get("parry", 0), (*path, "parry"), 0, 300)}
     out.update(read_weapon_stats(merged, path))
+    parse(out["damage"], (*path, "damage"))
     return out
 
 
 def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any]:
     """One §3 combatant, checked, with defaults (POW/APP 10, MOV 3, base skills, full HP)."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a combatant is an object", path)
     for key in raw:
         if key not in COMBATANT_FIELDS:
@@ -73,7 +76,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     if not isinstance(ident, str) or not 1 <= len(ident) <= 64:
         raise RulesError("id must be a string of 1..64 characters", (*path, "id"))
     chars_in = raw.get("characteristics")
-    if not isinstance(chars_in, Mapping):
+    if not isinstance(chars_in, dict):
         raise RulesError("characteristics are required", (*path, "characteristics"))
     chars = {}
     for key in CHARACTERISTICS:
@@ -89,7 +92,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     weapons = [read_weapon(w, options, (*path, "weapons", i)) for i, w in enumerate(weapons_in)]
     shield = _shield(raw.get("shield"), options, (*path, "shield"))
     armor_in = raw.get("armor") or {}
-    if not isinstance(armor_in, Mapping):
+    if not isinstance(armor_in, dict):
         raise RulesError("armor is an object location -> layers", (*path, "armor"))
     armor = {}
     for loc, layers in armor_in.items():
@@ -101,7 +104,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
     full = stats.hit_points(chars["con"], chars["siz"])
     full_locations = stats.location_hp(full, options)
     location_in = raw.get("location_hp") or {}
-    if not isinstance(location_in, Mapping):
+    if not isinstance(location_in, dict):
         raise RulesError("location_hp is an object", (*path, "location_hp"))
     for loc in location_in:
         if loc not in LOCATIONS:
@@ -110,7 +113,7 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
                    for loc in LOCATIONS}
     position = raw.get("position")
     if position is not None:
-        if not isinstance(position, Mapping) or set(position) != {"q", "r"}:
+        if not isinstance(position, dict) or set(position) != {"q", "r"}:
             raise RulesError("position is {q, r}", (*path, "position"))
         position = {"q": whole(position["q"], (*path, "position", "q"), -1000, 1000),
                     "r": whole(position["r"], (*path, "position", "r"), -1000, 1000)}
@@ -128,7 +131,24 @@ def read_combatant(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str
         "engaged_with": _ids(raw.get("engaged_with"), (*path, "engaged_with")),
         "closed_with": _ids(raw.get("closed_with"), (*path, "closed_with")),
         "conditions": sorted(set(conditions)),
+        "holding": _holding(raw.get("holding"), (*path, "holding")),
     }
+
+
+def _holding(value: Any, path: Path) -> dict[str, Any] | None:
+    """A grapple hold (*Page 60*): `{target, location, immobilised}` or null."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) - {"target", "location", "immobilised"}:
+        raise RulesError("holding is {target, location, immobilised} or null", path)
+    if not isinstance(value.get("target"), str):
+        raise RulesError("the held combatant's id", (*path, "target"))
+    if value.get("location") not in LOCATIONS:
+        raise RulesError(f"must be one of {list(LOCATIONS)}", (*path, "location"))
+    immobilised = value.get("immobilised", False)
+    if not isinstance(immobilised, bool):
+        raise RulesError("must be true or false", (*path, "immobilised"))
+    return {"target": value["target"], "location": value["location"], "immobilised": immobilised}
 
 
 def _ids(value: Any, path: Path) -> list[str]:
@@ -150,7 +170,7 @@ def _layer(value: Any, options: Mapping[str, Any], path: Path) -> int | str:
 def _shield(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any] | None:
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict):
         raise RulesError("a shield is an object or null", path)
     size = raw.get("size")
     if size not in SHIELD_SIZES:
@@ -162,7 +182,7 @@ def _shield(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, Any] 
 def read_state(data: Mapping[str, Any], options_reader: Any, path: Path = ()) -> State:
     """A whole state: options first (the pack decides what weapon and armor names mean), then combatants
     with distinct ids, and engagement naming known combatants."""
-    if not isinstance(data, Mapping):
+    if not isinstance(data, dict):
         raise RulesError("a state is an object", path or None)
     options = options_reader(data.get("options"), (*path, "options"))
     raw = data.get("combatants")
@@ -178,6 +198,8 @@ def read_state(data: Mapping[str, Any], options_reader: Any, path: Path = ()) ->
             for other in c[key]:
                 if other not in ids:
                     raise RulesError(f"no combatant {other!r}", (*path, "combatants", i, key))
+        if c["holding"] and c["holding"]["target"] not in ids:
+            raise RulesError("no such combatant", (*path, "combatants", i, "holding", "target"))
     return State(whole(data.get("round", 0), (*path, "round"), 0, 10**6), options, tuple(combatants))
 
 

@@ -6,9 +6,10 @@ Tables of the `rq3` pack are options too: a caller replaces one by sending the w
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import DICE, OptionSpec, whole
@@ -39,7 +40,7 @@ def read_fraction(value: Any, path: Path, low: Fraction = Fraction(0), high: Fra
 
 
 def _object(value: Any, path: Path) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         raise RulesError("must be an object", path)
     return value
 

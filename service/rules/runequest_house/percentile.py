@@ -5,9 +5,11 @@ critical, special, success, failure and fumble bands. Every chance is an exact f
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.rounding import round_half_up
 from service.rules.runequest_house.options import fraction
@@ -42,6 +44,9 @@ class Bands:
 
     def probabilities(self) -> dict[str, Fraction]:
         """Exclusive chances of each degree, exact fractions of 100."""
+        return dict(_probabilities(self))
+
+    def _odds(self) -> dict[str, Fraction]:
         success = self.success
         special = min(self.special, success)
         critical = min(self.critical, special)
@@ -51,14 +56,22 @@ class Bands:
                 "failure": (100 - success - fumble) * HUNDRED}
 
 
+@lru_cache(maxsize=8192)
+def _probabilities(bands: Bands) -> tuple[tuple[str, Fraction], ...]:
+    return tuple(bands._odds().items())
+
+
 def effective(skill: int, additive: Iterable[int] = (), multipliers: Iterable[Fraction] = (),
               order: str = "add_then_multiply") -> int:
     """The modified skill: additive percentages and multipliers (×3/4, ×1/2, ×1/5) in the option's order,
     rounded half up once at the end (rules document §2, Modifiers [DEF])."""
+    added = sum(additive)
+    multipliers = tuple(multipliers)
+    if not multipliers:
+        return skill + added
     factor = Fraction(1)
     for multiplier in multipliers:
         factor *= multiplier
-    added = sum(additive)
     if order == "add_then_multiply":
         return round_half_up((skill + added) * factor)
     return round_half_up(skill * factor + added)
@@ -69,12 +82,18 @@ def bands(skill: int, options: Mapping[str, Any], fumble_multiplier: int = 1) ->
     = (100 - skill)/20 (1 from 100 up), each at least 1, rounded half up; 01-05 always succeed, 96-00
     always fail; flexible weapons double the fumble count (*Page 63*)."""
     fractions = options["degree_fractions"]
-    critical = max(1, round_half_up(skill * fraction(fractions["critical"])))
-    special = max(1, round_half_up(skill * fraction(fractions["special"])))
-    count = 1 if skill >= 100 else max(1, round_half_up((100 - skill) * fraction(fractions["fumble"])))
-    success = min(max(skill, options["auto_success_max"]), options["auto_failure_min"] - 1)
-    return Bands(min(critical, success), min(special, success), success,
-                 max(1, 101 - count * fumble_multiplier))
+    return _bands(skill, fumble_multiplier, fractions["critical"], fractions["special"], fractions["fumble"],
+                  options["auto_success_max"], options["auto_failure_min"])
+
+
+@lru_cache(maxsize=8192)
+def _bands(skill: int, fumble_multiplier: int, critical_of: str, special_of: str, fumble_of: str,
+           auto_success: int, auto_failure: int) -> Bands:
+    critical = max(1, round_half_up(skill * fraction(critical_of)))
+    special = max(1, round_half_up(skill * fraction(special_of)))
+    count = 1 if skill >= 100 else max(1, round_half_up((100 - skill) * fraction(fumble_of)))
+    success = min(max(skill, auto_success), auto_failure - 1)
+    return Bands(min(critical, success), min(special, success), success, max(1, 101 - count * fumble_multiplier))
 
 
 def critical_only(found: Bands) -> Bands:

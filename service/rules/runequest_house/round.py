@@ -3,13 +3,16 @@ Statement of Intent in INT order, the Move phase in DEX order, every attack, mis
 order, the Post-Melee Move. Every die comes from the round's DiceSource, by role and combatant."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.interface import StepResult
-from service.rules.runequest_house import armor, geometry, percentile, stats, status, to_hit
+from service.rules.runequest_house import armor, geometry, grapple, percentile, stats, status, to_hit
+from service.rules.runequest_house.contest import resistance as contest_resistance
 from service.rules.runequest_house.damage import blow, passage, wound
+from service.rules.runequest_house.declarations import FOLLOW_UPS
 from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.knockback import Target, knockback
 from service.rules.runequest_house.model import State
@@ -29,11 +32,15 @@ def clone(combatant: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a combatant whose mutable parts (HP, weapons, shield, flags) can change this round."""
     out = dict(combatant)
     out["location_hp"] = dict(combatant["location_hp"])
+    out["characteristics"] = dict(combatant["characteristics"])
+    out["skills"] = dict(combatant["skills"])
+    out["armor"] = {loc: list(layers) for loc, layers in combatant["armor"].items()}
     out["weapons"] = [dict(w) for w in combatant["weapons"]]
     out["shield"] = dict(combatant["shield"]) if combatant["shield"] else None
     out["position"] = dict(combatant["position"]) if combatant["position"] else None
     for key in ("engaged_with", "closed_with", "conditions"):
         out[key] = list(combatant[key])
+    out["holding"] = dict(combatant["holding"]) if combatant.get("holding") else None
     return out
 
 
@@ -48,6 +55,8 @@ class Round:
         self.lost: set[tuple[str, int]] = set()
         self.done: set[tuple[str, int]] = set()
         self.defended: dict[str, dict[str, list[str]]] = {}
+        self.changes = 0  # wounds and falls so far (what can change a status)
+        self.dodged_on: dict[str, list[int]] = {}
         self.adjacent_at_start = {ident: bool(c["engaged_with"]) for ident, c in self.people.items()}
 
     def emit(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -97,9 +106,9 @@ class Round:
                 k += 1
             metres = who["mov"] * k
             target_id = next((a["target"] for a in moves if a["target"]), None)
-            if phase == "move" and who["engaged_with"] and target_id not in who["engaged_with"]:
-                if not self.maneuver(who, self.people[who["engaged_with"][0]]):
-                    metres = 0
+            leaving = phase == "move" and who["engaged_with"] and target_id not in who["engaged_with"]
+            if leaving and not self.maneuver(who, self.people[who["engaged_with"][0]]):
+                metres = 0
             self.walk(who, target_id, metres, phase)
 
     def maneuver(self, mover: dict[str, Any], foe: dict[str, Any]) -> bool:
@@ -177,7 +186,9 @@ class Round:
             srs: list[int | None] = []
             for index, action in enumerate(actions):
                 sr = None
-                if action["type"] == "attack":
+                if action["type"] == "attack" and action["mode"] in FOLLOW_UPS:
+                    sr = stats.dex_sr(dex, self.options)  # *Page 60*: at DEX SR
+                elif action["type"] == "attack":
                     weapon_sr = 0 if action["mode"] == "grapple" else who["weapons"][action["weapon"]]["sr"]
                     sr = stats.melee_sr(dex, siz, weapon_sr, self.options)
                     if twice and index == 1:
@@ -200,16 +211,22 @@ class Round:
         """Resolve in SR order; a figure disabled before its SR loses its remaining actions (those on the
         same SR and DEX act simultaneously)."""
         able_at: dict[tuple[int, int], set[str]] = {}
+        seen, able = -1, set()
         for entry in entries:
             key = (entry["sr"], entry["dex"])
             if key not in able_at:
-                able_at[key] = {i for i, c in self.people.items() if status.can_fight(c)}
+                if seen != self.changes:  # statuses change only through wounds and falls
+                    able, seen = {i for i, c in self.people.items() if status.can_fight(c)}, self.changes
+                able_at[key] = able
             ident, index = entry["combatant"], entry["index"]
             if ident not in able_at[key] or (ident, index) in self.lost:
                 continue
             self.done.add((ident, index))
-            if entry["action"] in ("attack", "missile"):
-                self.attack(self.people[ident], self.declared[ident]["actions"][index], index, entry)
+            action = self.declared[ident]["actions"][index]
+            if action["type"] == "attack" and action["mode"] in FOLLOW_UPS:
+                self.follow_up(self.people[ident], action)
+            elif entry["action"] in ("attack", "missile"):
+                self.attack(self.people[ident], action, index, entry)
 
     def attack(self, who: dict[str, Any], action: Mapping[str, Any], index: int, entry: Mapping[str, Any]) -> None:
         """One attack: attack roll, the target's declared defence, degrees compared, then location, damage,
@@ -232,7 +249,7 @@ class Round:
                      "shooter_adjacent": self.adjacent_at_start[who["id"]] and weapon["kind"] != "melee"}
         base = who["skills"]["grapple"] if grapple else weapon["attack"]
         check = to_hit.attack_check(base, 0, weapon, situation, self.options)
-        defence, item = self.defence_for(target, who, weapon, situation)
+        defence, item = self.defence_for(target, who, weapon, situation, entry["sr"])
         face = self.dice.roll("attack", 1, 100, combatant=who["id"]).total
         degree = check.bands.degree(face)
         self.emit("attack_rolled", combatant=who["id"], target=target["id"], sr=entry["sr"], weapon=weapon["name"],
@@ -260,7 +277,80 @@ class Round:
             return
         if result == "parried_critical":
             return
-        self.landed(who, target, weapon, result, item, grapple)
+        self.landed(who, target, weapon, result, item, grapple, degree)
+
+    def follow_up(self, who: dict[str, Any], action: Mapping[str, Any]) -> None:
+        """A grapple follow-up (*Page 60*): a second grapple roll (throw +10%, damage -10%; a failure releases
+        the hold), then the resistance roll (immobilise STR vs STR/2, throw STR + DEX vs SIZ/2 + DEX); a throw
+        does 1d6 + damage bonus to a random location, armor at most half, halved by a DEX x1 success; damage
+        does 1d4 + damage bonus to the held location, armor ignored, protective spells at half. The held
+        figure may break an immobilising hold with STR/2 vs STR (`escape`)."""
+        mode, other = action["mode"], self.people[action["target"]]
+        if status.status(other) == "dead":
+            return
+        if mode == "escape":
+            self._resist(who, grapple.half(who["characteristics"]["str"]), other["characteristics"]["str"], mode,
+                         lambda: other.update(holding=None))
+            return
+        hold = who["holding"]
+        if not hold or hold["target"] != other["id"]:
+            return
+        skill = who["skills"]["grapple"] + grapple.SKILL_SHIFT[mode]
+        face = self.dice.roll("grapple", 1, 100, combatant=who["id"]).total
+        degree = percentile.bands(skill, self.options).degree(face)
+        self.emit("attack_rolled", combatant=who["id"], target=other["id"], sr=None, weapon=None, mode=mode,
+                  roll=face, effective=skill, degree=degree)
+        if degree in ("failure", "fumble"):
+            who["holding"] = None
+            self.emit("grappled", combatant=who["id"], target=other["id"], location=None, caught=None, released=True)
+            return
+        chars, foe = who["characteristics"], other["characteristics"]
+        if mode == "immobilise":
+            self._resist(who, chars["str"], grapple.half(foe["str"]), mode, lambda: hold.update(immobilised=True))
+        elif mode == "throw":
+            self._resist(who, chars["str"] + chars["dex"], grapple.half(foe["siz"]) + foe["dex"], mode,
+                         lambda: self._thrown(who, other))
+        else:
+            bonus = stats.damage_bonus(chars["str"], chars["siz"], self.options)
+            amount = max(0, parse("1d4").roll(self.dice, "damage", who["id"]) + parse(bonus).roll(self.dice, "bonus",
+                                                                                                  who["id"]))
+            self.emit("damage_rolled", combatant=who["id"], target=other["id"], expression=f"1d4{bonus if bonus[0] in '+-' else ''}",
+                      damage=amount, degree=degree, location=hold["location"])
+            self._grapple_wound(other, hold["location"], max(0, amount - other["protection"] // 2))
+
+    def _resist(self, active_side: dict[str, Any], active: int, passive: int, mode: str, won: Any) -> None:
+        chance = contest_resistance(active, passive, self.options)
+        face = self.dice.roll("resistance", 1, 100, combatant=active_side["id"]).total
+        self.emit("grappled", combatant=active_side["id"], target=None, location=None, caught=None, mode=mode,
+                  resistance=chance, roll=face, success=face <= chance)
+        if face <= chance:
+            won()
+
+    def _thrown(self, who: dict[str, Any], other: dict[str, Any]) -> None:
+        bonus = stats.damage_bonus(who["characteristics"]["str"], who["characteristics"]["siz"], self.options)
+        face = self.dice.roll("location", 1, 20, combatant=who["id"]).total
+        location = to_hit.location_of(self.options["melee_locations"], face)
+        amount = max(0, parse("1d6").roll(self.dice, "damage", who["id"]) + parse(bonus).roll(self.dice, "bonus",
+                                                                                              who["id"]))
+        dex = self.dice.roll("dex_roll", 1, 100, combatant=other["id"]).total
+        if percentile.bands(other["characteristics"]["dex"], self.options).degree(dex) in ("success", "special",
+                                                                                          "critical"):
+            amount = amount // 2
+        layers = armor.layered(other["armor"].get(location, []), other["protection"], self.options)
+        who["holding"] = None
+        self.emit("damage_rolled", combatant=who["id"], target=other["id"], expression="1d6" + (
+            bonus if bonus[0] in "+-" else ""), damage=amount, degree="success", location=location)
+        if not other["prone"]:
+            other["prone"] = True
+            self.changes += 1
+            self.emit("fell", combatant=other["id"], cause="thrown")
+        self._grapple_wound(other, location, max(0, amount - layers.ap // 2))
+
+    def _grapple_wound(self, target: dict[str, Any], location: str, amount: int) -> None:
+        before = status.status(target)
+        if amount > 0:
+            self.wound(target, location, amount)
+        self.status_changed(target, before)
 
     def fumbled(self, who: dict[str, Any], index: int | None = None) -> None:
         """A fumble without a core table: the fumbler loses its other declared action [DEF `fumble_effect`]."""
@@ -269,7 +359,7 @@ class Round:
                 self.lost.add((who["id"], other))
 
     def defence_for(self, target: dict[str, Any], attacker: dict[str, Any], weapon: Mapping[str, Any],
-                    situation: Mapping[str, Any]) -> tuple[to_hit.Defence, dict[str, Any] | None]:
+                    situation: Mapping[str, Any], sr: int | None = None) -> tuple[to_hit.Defence, dict[str, Any] | None]:
         """The target's declared dodge or parry for this attack: one action defends against one attack, two
         against everything (parries: from two sources; dodges: -10% per opponent after the first); else a
         defensive abort of an unused melee action at -20% (*Altering Statement of Intent*)."""
@@ -304,8 +394,18 @@ class Round:
         defence = {**DEFENCE_BASE, "type": kind, "defensive_abort": abort,
                    "skill": item["parry"] if item else target["skills"]["dodge"],
                    "item": item["item"] if item else "weapon",
-                   "double_dodge": kind == "dodge" and not abort, "opponent_number": opponents.index(attacker["id"]) + 1}
+                   "double_dodge": kind == "dodge" and not abort, "opponent_number": opponents.index(attacker["id"]) + 1,
+                   "same_sr_attacks": self._same_sr(target, kind, sr)}
         return to_hit.defence_check(defence, weapon, situation, self.options), item
+
+    def _same_sr(self, target: dict[str, Any], kind: str, sr: int | None) -> int:
+        """Attacks already dodged on this SR this round: each costs `same_sr_dodge_penalty` [DEF]."""
+        if kind != "dodge" or sr is None:
+            return 0
+        dodged = self.dodged_on.setdefault(target["id"], [])
+        earlier = dodged.count(sr)
+        dodged.append(sr)
+        return earlier
 
     def parry_item(self, target: dict[str, Any], decl: Mapping[str, Any]) -> dict[str, Any] | None:
         """What parries: the parry action's weapon, else the shield, else the first weapon with a parry %."""
@@ -339,20 +439,22 @@ class Round:
         self.emit("weapon_damaged", combatant=attacker["id"], item=weapon["name"], ap_loss=loss, ap=weapon["ap"])
 
     def landed(self, who: dict[str, Any], target: dict[str, Any], weapon: dict[str, Any], result: str,
-               item: dict[str, Any] | None, grapple: bool) -> None:
+               item: dict[str, Any] | None, grapple: bool, rolled: str = "success") -> None:
         """Location, damage, parry absorption, armor, wounds and knockback of a blow that got through."""
         table = "missile" if weapon["kind"] != "melee" else "melee"
         face = self.dice.roll("location", 1, 20, combatant=who["id"]).total
         location = to_hit.location_of(self.options[f"{table}_locations"], face)
         if grapple:
+            if result not in PARRY_DEGREE:
+                who["holding"] = {"target": target["id"], "location": location, "immobilised": False}
             if result in PARRY_DEGREE:
                 self.emit("grappled", combatant=who["id"], target=target["id"], location=None,
                           caught=item["name"] if item else None)
             else:
                 self.emit("grappled", combatant=who["id"], target=target["id"], location=location, caught=None)
             return
-        attack_degree = {"parried": "success", "parried_special": "success"}.get(result, result)
-        degree = "success" if attack_degree == "hit" else attack_degree
+        # a parried blow keeps the attack roll's degree; an unparried one the degree the defence left it
+        degree = rolled if result in PARRY_DEGREE else ("success" if result == "hit" else result)
         bonus = stats.damage_bonus(who["characteristics"]["str"], who["characteristics"]["siz"], self.options)
         damage, expression = self.roll_blow(who, weapon, bonus, degree)
         self.emit("damage_rolled", combatant=who["id"], target=target["id"], expression=expression, damage=damage,
@@ -394,6 +496,7 @@ class Round:
                                  self.options)
         hurt = wound(location, amount, target["location_hp"][location], full[location], target["hp"])
         target["location_hp"][location], target["hp"] = hurt.location_hp_after, hurt.hp_after
+        self.changes += 1
         if hurt.location_state == "dying" and "dying" not in target["conditions"]:
             target["conditions"] = sorted({*target["conditions"], "dying"})
         if hurt.location_state == "severed":
@@ -430,6 +533,7 @@ class Round:
             fell = percentile.bands(chars["dex"] * pushed.dex_multiplier, self.options).degree(face) in (
                 "failure", "fumble")
         if fell:
+            self.changes += 1
             event["fell"] = True
             target["prone"] = True
             self.emit("fell", combatant=target["id"], cause="knockback")

@@ -2,7 +2,8 @@
 §9 end of a simulated fight)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 ARMS = ("right_arm", "left_arm")
 

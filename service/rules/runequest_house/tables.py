@@ -1,7 +1,8 @@
 """Tables served at `GET /v1/rulesets/runequest-house/tables/{name}` (rules document §11)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from service.rules.rounding import round_half_up
 from service.rules.runequest_house import pack

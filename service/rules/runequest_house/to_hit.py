@@ -3,9 +3,11 @@
 *Combat Options › Standard Parry*, *Combat Options › Dodge*, *Page 52*, *Page 54*, *Page 63*)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.runequest_house import percentile
@@ -178,9 +180,14 @@ def outcome(attack_degree: str, defence_type: str, defence_degree: str | None) -
 def outcome_probabilities(attack: Bands, defence: Defence) -> dict[str, Fraction]:
     """Exact odds of every outcome: the attack's and the defence's degree odds multiplied (fractions of 100
     x 100), summed by `outcome`."""
-    keys = {"none": NONE_KEYS, "dodge": DODGE_KEYS, "parry": PARRY_KEYS}[defence.type]
+    return dict(_outcome_probabilities(attack, defence.type, defence.counting_bands()))
+
+
+@lru_cache(maxsize=4096)
+def _outcome_probabilities(attack: Bands, kind: str, counting: Bands | None) -> tuple[tuple[str, Fraction], ...]:
+    keys = {"none": NONE_KEYS, "dodge": DODGE_KEYS, "parry": PARRY_KEYS}[kind]
     out = {key: Fraction(0) for key in keys}
-    counting = defence.counting_bands()
+    defence = Defence(kind, None, False)
     defence_odds = {"failure": Fraction(1)} if counting is None else counting.probabilities()
     for a_degree, pa in attack.probabilities().items():
         if not pa:
@@ -188,7 +195,7 @@ def outcome_probabilities(attack: Bands, defence: Defence) -> dict[str, Fraction
         for d_degree, pd in defence_odds.items():
             if pd:
                 out[outcome(a_degree, defence.type, None if counting is None else d_degree)] += pa * pd
-    return out
+    return tuple(out.items())
 
 
 def defence_chance(defence: Defence) -> Fraction | None:
@@ -216,14 +223,21 @@ def location_table(weapon: Mapping[str, Any], situation: Mapping[str, Any]) -> s
 
 def location_probabilities(table: str, options: Mapping[str, Any]) -> dict[str, Fraction]:
     """Exact chance of each location on the chosen table."""
-    from service.rules.runequest_house.pack import LOCATIONS
     rows = options["missile_locations" if table == "missile" else "melee_locations"]
+    key = tuple((row["min"], row["max"], row["location"]) for row in rows)
+    return dict(_location_probabilities(table, key))
+
+
+@lru_cache(maxsize=256)
+def _location_probabilities(table: str, key: tuple) -> tuple[tuple[str, Fraction], ...]:
+    from service.rules.runequest_house.pack import LOCATIONS
+    rows = [{"min": low, "max": high, "location": loc} for low, high, loc in key]
     faces = range(11, 21) if table == "high_ground" else range(1, 21)
     share = Fraction(1, len(faces))
     out = {loc: Fraction(0) for loc in LOCATIONS}
     for face in faces:
         out[location_of(rows, face)] += share
-    return out
+    return tuple(out.items())
 
 
 def location_of(rows: list[Mapping[str, Any]], face: int) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from service.rules.interface import Ruleset
 from service.rules.tactical import tables
+from service.rules.tactical.duel import DUEL
 from service.rules.tactical.engine import ENGINE
 from service.rules.tactical.rulings import OPTIONS, RULINGS
 
@@ -17,5 +18,6 @@ RULESET = Ruleset(
     rulings=RULINGS,
     options=OPTIONS,
     engine=ENGINE,
+    duel=DUEL,
     terms={"step": "segment", "steps": "segments"},
 )

@@ -7,6 +7,7 @@ the checks the struck combatant then rolls and writes the result into the CS's b
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -22,12 +23,14 @@ if TYPE_CHECKING:
     from service.rules.tactical.exchange import Strike
 
 
-def land(board: Board, strike: "Strike", heroic: bool) -> None:
-    """Resolve the blow of a hit and apply it to the defender (digest section 17, step 4)."""
+def land(board: Board, strike: "Strike", heroic: bool, extra_pot: int = 0) -> damage.BlowResult:
+    """Resolve the blow of a hit and apply it to the defender (digest section 17, step 4); `extra_pot` is
+    the POT of a second blow struck in concert (F38)."""
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
     weapon = attacker.weapons[strike.weapon]
+    options = replace(_options(board, heroic), extra_pot=extra_pot)
     result = damage.resolve_blow(_attacker(board, attacker, strike), _weapon(weapon), _target(board, defender, strike),
-                                 strike.attack, _options(board, heroic))
+                                 strike.attack, options)
     layers = tuple(Layer(a.type, a.dr, a.rating) for a in result.armor_after)
     wounding = result.wounding
     defender = board.update(defender, armor=layers, wounds=min(11, wounding.total),
@@ -41,6 +44,13 @@ def land(board: Board, strike: "Strike", heroic: bool) -> None:
     _wound_status(board, board.people[defender.id], wounding.status)
     if result.stun is not None and board.people[defender.id].standing:
         _pain(board, board.people[defender.id], result.stun)
+    return result
+
+
+def concert_pot(board: Board, strike: "Strike", weapon_index: int) -> int:
+    """F38: the POT the second weapon's blow adds when two blows land in concert."""
+    attacker = board.people[strike.attacker]
+    return potence.blow_potence(_attacker(board, attacker, strike), _weapon(attacker.weapons[weapon_index])).pot
 
 
 def _attacker(board: Board, attacker: Combatant, strike: "Strike") -> potence.Attacker:

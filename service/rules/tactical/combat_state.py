@@ -86,6 +86,8 @@ class Combatant:
     full_pulses: int = 0
     task: str = ""
     task_left: int = 0
+    guard_down: tuple[tuple[str, int], ...] = ()  # (attacker, DV lost) in CS `guard_down_segment` (F41)
+    guard_down_segment: int = 0
 
     @property
     def standing(self) -> bool:
@@ -115,6 +117,7 @@ class Options:
     progression: str = "triangular"
     tie_break: str = "alphabetical"
     knockback_moves: bool = True
+    stray_fire: bool = True
 
 
 @dataclass(frozen=True)

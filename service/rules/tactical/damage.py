@@ -46,6 +46,7 @@ class BlowOptions:
     heroic_double: bool = False
     first_edged_blow: bool = True
     progression: Progression = "triangular"
+    extra_pot: int = 0  # a blow struck in concert with this one ("Attack, Defense & Mixed Combinations", F38)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +104,18 @@ def _resolve_blow(attacker: Attacker, weapon: Weapon, target: Target, attack: At
     moving = target.moving_mph if weapon.grip not in ("bow", "crossbow") else Fraction(0)
     potence = blow_potence(attacker, weapon, slash=attack == "slash", body_points=options.body_points,
                            moving_mph=moving, heroic_double=options.heroic_double)
-    kb = knock_back(potence.pot, target.modified_sta, target.barrier_feet, options.progression)
-    pot, effect_steps = _effect_pot(potence.pot, target, weapon, options, kb.barrier_bonus)
+    full = potence.pot + options.extra_pot
+    concert = (Step("Attack, Defense & Mixed Combinations (F38)", f"in concert: + {options.extra_pot} POT of the "
+                                                                 "other blow, before armor", full),
+               ) if options.extra_pot else ()
+    kb = knock_back(full, target.modified_sta, target.barrier_feet, options.progression)
+    pot, effect_steps = _effect_pot(full, target, weapon, options, kb.barrier_bonus)
     band = target.range_band if weapon.bodkin else None
     struck = strike(target.armor, pot, potence.wear, attack, options.armor_wear, band)
     sharp = weapon.edge in ("edged", "pointed") or attack != "common" or weapon.bodkin
     wounding = wound(struck.pot_through, target.modified_sta, target.condition, target.wounds,
                      exempt=sharp and struck.breached)
     stun, stun_step = stun_by_pain(struck.pot_through, target.pain_resistance, options.progression)
-    trace = (*potence.steps, *kb.steps, *effect_steps, *struck.steps, *wounding.steps, stun_step)
-    return BlowResult(potence.pot, kb.feet, kb.keep_feet_dv, struck.pot_through, tuple(target.armor),
+    trace = (*potence.steps, *concert, *kb.steps, *effect_steps, *struck.steps, *wounding.steps, stun_step)
+    return BlowResult(full, kb.feet, kb.keep_feet_dv, struck.pot_through, tuple(target.armor),
                       struck.layers, wounding, stun, trace)

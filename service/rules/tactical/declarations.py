@@ -30,6 +30,25 @@ class Dice:
 
 
 @dataclass(frozen=True)
+class Combination:
+    """A second weapon joined to a melee attack ("Attack, Defense & Mixed Combinations", F38)."""
+
+    weapon: int
+    sl: int
+    mode: str = "in-concert"
+
+
+@dataclass(frozen=True)
+class Intimidate:
+    """A Presence attack joined to a melee blow ("Demoralizing Attacks, Intimidating Foes", F41): the
+    attacker's Presence AV and Intimidate SL, and the DV the target resists with before his bonuses."""
+
+    presence_av: int
+    sl: int
+    target_dv: int
+
+
+@dataclass(frozen=True)
 class Declaration:
     """One declared action: what, against whom, with which weapon, moving where and how fast."""
 
@@ -49,6 +68,8 @@ class Declaration:
     dice: Dice = field(default_factory=Dice)
     note: str = ""
     duration: int = 1
+    combination: Combination | None = None
+    intimidate: Intimidate | None = None
 
 
 def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarations",)) -> list[Declaration]:
@@ -84,7 +105,47 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
         opportunity=_flag(raw, "opportunity", path), actions=_actions(raw.get("actions"), (*path, "actions")),
         surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
         note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
+        combination=_combination(state, who, raw, weapon, path), intimidate=_intimidate(raw, path),
     )
+
+
+def _melee_only(raw: Mapping[str, Any], key: str, path: tuple) -> None:
+    if raw.get("action", "attack") not in ("attack", "charge"):
+        raise RulesError(f"{key} goes with a melee attack or charge", (*path, key))
+
+
+def _combination(state: EncounterState, who: str, raw: Mapping[str, Any], lead: int, path: tuple
+                 ) -> Combination | None:
+    value = raw.get("combination")
+    if value is None:
+        return None
+    where = (*path, "combination")
+    if not isinstance(value, Mapping) or set(value) - {"weapon", "sl", "mode"}:
+        raise RulesError("combination must be {weapon, sl, mode}", where)
+    _melee_only(raw, "combination", path)
+    second = _weapon(state, who, value.get("weapon"), (*where, "weapon"))
+    if second == lead or state.get(who).weapons[second].ranged is not None:
+        raise RulesError("the combination's weapon must be another melee weapon in hand", (*where, "weapon"))
+    if not _number(value.get("sl"), 1000, integral=True) or value["sl"] < 0:
+        raise RulesError("sl must be the Combination SL, 0..1000", (*where, "sl"))
+    mode = value.get("mode", "in-concert")
+    if mode not in ("in-concert", "separate"):
+        raise RulesError("mode must be in-concert or separate", (*where, "mode"))
+    return Combination(second, value["sl"], mode)
+
+
+def _intimidate(raw: Mapping[str, Any], path: tuple) -> Intimidate | None:
+    value = raw.get("intimidate")
+    if value is None:
+        return None
+    where = (*path, "intimidate")
+    if not isinstance(value, Mapping) or set(value) - {"presence_av", "sl", "target_dv"}:
+        raise RulesError("intimidate must be {presence_av, sl, target_dv}", where)
+    _melee_only(raw, "intimidate", path)
+    for key in ("presence_av", "sl", "target_dv"):
+        if not _number(value.get(key), 10_000, integral=True):
+            raise RulesError(f"{key} must be an integer", (*where, key))
+    return Intimidate(value["presence_av"], value["sl"], value["target_dv"])
 
 
 def _combatant(state: EncounterState, value: Any, path: tuple) -> str:

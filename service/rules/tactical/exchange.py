@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from service.rules.tactical import ranged, to_hit
-from service.rules.tactical.blows import land
+from service.rules.tactical.blows import concert_pot, land
+from service.rules.tactical.declarations import Intimidate
+from service.rules.tactical.demoralize import demoralize, lowered_guard
 from service.rules.tactical.board import Board, can_initiate, pain_now, surprise_penalty
 from service.rules.tactical.combat_state import Combatant
 from service.rules.tactical.events import AttackRolled
@@ -31,6 +33,12 @@ class Strike:
     range_dv: int | None = None
     range_band: str = "short"
     missed_weapon: int | None = None
+    partner: int | None = None  # a second weapon joined by a Combination (F38)
+    combination_sl: int = 0
+    in_concert: bool = False
+    combination_cap: int | None = None  # separate-but-simultaneous: both weapons' AVs added
+    intimidate: Intimidate | None = None
+    dv_shift: int = 0  # stray fire: the Progressive size modifier on the new target's DV
 
 
 def resolve_strike(board: Board, strike: Strike) -> bool:
@@ -38,6 +46,9 @@ def resolve_strike(board: Board, strike: Strike) -> bool:
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
     weapon = attacker.weapons[strike.weapon]
     av, steps = _attack_value(board, attacker, strike.weapon)
+    extra_pot = 0
+    if strike.partner is not None:
+        av, extra_pot = _combine(board, strike, attacker, av, steps)
     dv, defence, dv_steps = _defence(board, strike, attacker, defender)
     chance = trt_chance(av, dv, board.options.task_resolution)
     roll = board.d100(attacker.id)
@@ -48,11 +59,29 @@ def resolve_strike(board: Board, strike: Strike) -> bool:
     board.emit(AttackRolled(attacker.id, defender.id, strike.mode, weapon.name, av, dv, defence, chance,
                             outcome, (roll,), trace))
     if outcome in ("heroic", "success"):
-        land(board, strike, heroic=outcome == "heroic")
+        result = land(board, strike, heroic=outcome == "heroic", extra_pot=extra_pot)
+        if strike.intimidate is not None and result.pot_through_armor >= 1:
+            demoralize(board, strike.attacker, strike.defender, strike.intimidate, result.pot_through_armor)
         return True
     if strike.mode == "melee" and board.options.reprisals:
         _reprisal(board, strike)
     return False
+
+
+def _combine(board: Board, strike: Strike, attacker: Combatant, av: int, steps: list[Step]) -> tuple[int, int]:
+    """F38: the lead AV + Combination SL, capped at both AVs added; in concert the second weapon is used
+    too and its blow's POT joins the first's (returned as the extra POT)."""
+    if strike.in_concert:
+        second, more = _attack_value(board, attacker, strike.partner)
+        steps += more
+        cap = av + second
+    else:
+        cap = strike.combination_cap or av
+    combined = min(av + strike.combination_sl, cap)
+    steps.append(Step("Attack, Defense & Mixed Combinations (F38)",
+                      f"AV {av} + Combination SL {strike.combination_sl}, at most {cap}", combined))
+    extra = concert_pot(board, strike, strike.partner) if strike.in_concert else 0
+    return combined, extra
 
 
 def _attack_value(board: Board, attacker: Combatant, weapon: int) -> tuple[int, list[Step]]:
@@ -68,7 +97,7 @@ def _defence(board: Board, strike: Strike, attacker: Combatant, defender: Combat
     if not defender.standing:
         return 0, "none", [Step("Getting Hit: Levels of Wounding", f"{defender.id} is {defender.status}: "
                                                                    "no defence", 0)]
-    if strike.mode == "ranged":
+    if strike.mode in ("ranged", "stray"):
         return _ranged_defence(board, strike, defender)
     where = field_of_approach(defender.x, defender.y, defender.facing, attacker.x, attacker.y)
     if where == "rear":
@@ -81,7 +110,8 @@ def _defence(board: Board, strike: Strike, attacker: Combatant, defender: Combat
     value, steps = to_hit.defence_value(choice.base, adjustments)
     value, more = to_hit.penalised_dv(value, adjustments)
     note = Step("Fields of Approach", f"{attacker.id} attacks from {defender.id}'s {where}", None)
-    return value, choice.name, [note, *steps, *more]
+    value, guard = lowered_guard(board, defender, attacker.id, value)
+    return value, choice.name, [note, *steps, *more, *guard]
 
 
 @dataclass(frozen=True)
@@ -157,6 +187,9 @@ def _ranged_defence(board: Board, strike: Strike, defender: Combatant) -> tuple[
     adjustments = to_hit.Adjustments(surprise_penalty=surprise_penalty(defender),
                                      defender_stun_penalty=pain_now(defender))
     value, more = to_hit.penalised_dv(value, adjustments)
+    if strike.dv_shift:
+        value += strike.dv_shift
+        more.append(Step("Misses & Stray Fire", f"size modifier {strike.dv_shift:+d}", value))
     return value, "dodge" if defender.aware else "none", [*steps, *more]
 
 

@@ -20,7 +20,8 @@ RULINGS: tuple[dict[str, str], ...] = (
                                                          "failure with roll >= 100 - round((100-chance)/10)."},
     {"id": "R7", "topic": "reuse", "ruling": "The n-th use of a skill or defence in a CS is round(value/2^(n-free)); "
                                              "0 means unavailable; parrying a Reprisal with the weapon that missed "
-                                             "halves its current DV."},
+                                             "halves its DV as it stood before that attack (not a use); its next "
+                                             "defence that CS, if it had not defended before, is at full DV."},
     {"id": "R8", "topic": "ranged DV", "ruling": "Aware: Dodge (+ shield) + range DV + mph; unaware and moving: AGL "
                                                  "mod (+ shield) + range DV + mph; unaware and still: max(1, range DV)."},
     {"id": "R9", "topic": "range bands", "ruling": "Bows 15/60/80/100 yd, short bows and slings 11/42/56/70 yd, "
@@ -33,7 +34,8 @@ RULINGS: tuple[dict[str, str], ...] = (
                                                 "DB + arrowhead; crossbows fixed; brawling 1/10."},
     {"id": "R12", "topic": "armor and wear", "ruling": "A blow meets min(L, R) of each layer; wear (DB) then comes "
                                                        "off R of the outermost layer with DR; slash and thrust as "
-                                                       "docs/RULINGS.md says."},
+                                                       "docs/RULINGS.md says. Without Armor Wear a layer has one DR: "
+                                                       "a pierce takes 1 and a slash its POT off that DR."},
     {"id": "R13", "topic": "wounds", "ruling": "WT = (mSTA+CND)/8 exact; one wound per multiple exceeded; edge or "
                                                "point through no armor wounds at least once; 10th wound: P-RES vs "
                                                "55 or death; 11th: death."},
@@ -79,6 +81,9 @@ OPTIONS: dict[str, OptionSpec] = {
                          "encounter `options.reprisals`; declaration `reprisal`", "bool"),
     "pulse_move": _option(False, "DOC", "Move figures pulse by pulse inside the Combat Segment (RULINGS 16).",
                           "encounter `options.pulse_move`", "bool"),
+    "stray_fire": _option(True, "DOC", "A missed shot flies on at the figures in line beyond its target, "
+                          "within its range band, nearest first, until one is hit.",
+                          "encounter `options.stray_fire`", "bool"),
     "knockback_moves": _option(True, "DOC", "Knock-back moves the figure struck on the board.",
                                "encounter `options.knockback_moves`", "bool"),
     "tie_break": _option("alphabetical", "DEF", "Initiative ties after AGL and HRT: by id, or a seeded coin "

@@ -17,6 +17,7 @@ from service.rules.tactical.combat_state import Combatant, EncounterState
 from service.rules.tactical.declarations import Declaration, read_declarations
 from service.rules.tactical.events import (ActionDeclared, ActionLost, InitiativeRolled, SegmentBegan, SegmentEnded,
                                            TaskWorked)
+from service.rules.tactical.stray_play import stray
 from service.rules.tactical.exchange import Strike, resolve_strike
 from service.rules.tactical.geometry import distance
 from service.rules.tactical.movement_phase import move_whole_cs, pulse_phase, reach
@@ -119,7 +120,22 @@ def _resolve(board: Board, who: str, number: int) -> None:
         board.emit(ActionLost(who, f"{target.id} is {gap:.1f} ft away, out of reach"))
         return
     attack = declaration.attack or person.weapons[declaration.weapon].attack
-    resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee"))
+    combo = declaration.combination
+    if combo is None:
+        resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee",
+                                     intimidate=declaration.intimidate))
+        return
+    if combo.mode == "in-concert":
+        resolve_strike(board, Strike(who, target.id, declaration.weapon, attack, "melee", partner=combo.weapon,
+                                     combination_sl=combo.sl, in_concert=True, intimidate=declaration.intimidate))
+        return
+    cap = person.weapons[declaration.weapon].av + person.weapons[combo.weapon].av
+    for lead, other in ((declaration.weapon, combo.weapon), (combo.weapon, declaration.weapon)):
+        if not (board.people[target.id].status != "dead" and can_initiate(board.people[who])):
+            return
+        resolve_strike(board, Strike(who, target.id, lead, person.weapons[lead].attack if lead != declaration.weapon
+                                     else attack, "melee", partner=other, combination_sl=combo.sl,
+                                     combination_cap=cap, intimidate=declaration.intimidate))
 
 
 def strike_target(board: Board, declaration: Declaration) -> tuple[str | None, str]:
@@ -179,5 +195,7 @@ def _fire(board: Board, declaration: Declaration) -> None:
     except (OutOfRange, RulesError) as error:
         board.emit(ActionLost(shooter.id, error.message))
         return
-    resolve_strike(board, Strike(shooter.id, target.id, declaration.weapon, "common", "ranged",
-                                 range_dv=reading.dv_modifier, range_band=reading.band))
+    shot = Strike(shooter.id, target.id, declaration.weapon, "common", "ranged", range_dv=reading.dv_modifier,
+                  range_band=reading.band)
+    if not resolve_strike(board, shot) and board.options.stray_fire:
+        stray(board, shot, reading, resolve_strike)

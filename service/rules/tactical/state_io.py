@@ -99,7 +99,18 @@ def read_combatant(data: Mapping[str, Any], path: tuple) -> cs.Combatant:
         edged_blow_taken=_bool(data, "edged_blow_taken", path, False),
         full_pulses=_int(data, "full_pulses", path, 0, 0, 1000),
         task=str(data.get("task", ""))[:200], task_left=_int(data, "task_left", path, 0, 0, 1000),
+        **_guard_down(data.get("guard_down"), (*path, "guard_down")),
     )
+
+
+def _guard_down(value: Any, path: tuple) -> dict[str, Any]:
+    """F41's lowered guard: {"segment": n, "against": {attacker: DV lost}}."""
+    if value is None:
+        return {}
+    value = _mapping(value, path)
+    against = _mapping(value.get("against") or {}, (*path, "against"))
+    drops = tuple((str(k)[:64], _int(against, k, (*path, "against"), 0, 0, BIG)) for k in sorted(against))
+    return {"guard_down": drops, "guard_down_segment": _int(value, "segment", path, 0, 0, 1_000_000)}
 
 
 def read_weapon(data: Mapping[str, Any], path: tuple) -> cs.Weapon:
@@ -171,7 +182,9 @@ def write_combatant(c: cs.Combatant) -> dict[str, Any]:
             "status": c.status, "wounds": c.wounds,
             "pain": {"initial": c.pain_initial, "age": c.pain_age}, "surprise": asdict(c.surprise),
             "aware": c.aware, "clothing_layers": c.clothing_layers, "edged_blow_taken": c.edged_blow_taken,
-            "full_pulses": c.full_pulses, "task": c.task, "task_left": c.task_left}
+            "full_pulses": c.full_pulses, "task": c.task, "task_left": c.task_left,
+            **({"guard_down": {"segment": c.guard_down_segment, "against": dict(c.guard_down)}}
+               if c.guard_down else {})}
 
 
 def _mapping(value: Any, path: tuple) -> Mapping[str, Any]:

@@ -105,3 +105,11 @@ def test_a_charge_adds_nothing_to_hurled_or_missile_blows(client, weapon):
     charging = blow(client, weapon=weapon, attacker={"strength": 15, "modified_sta": 20, "charge_mph": 10}).get_json()
     assert charging["pot"] == still["pot"] and charging["knockback_feet"] == still["knockback_feet"]
     assert any("not added" in step["detail"] for step in charging["trace"])
+
+
+@pytest.mark.parametrize("armor_wear, after", [(True, {"dr": 10, "durability": 39}),
+                                               (False, {"dr": 9, "durability": 9})])
+def test_a_thrust_through_singlemail_takes_one_off_r_or_off_the_dr(client, armor_wear, after):
+    body = blow(client, weapon={**SWORD, "edge": "pointed"}, attack="thrust",
+                target={**MAN, "armor": [{"type": "singlemail"}]}, options={"armor_wear": armor_wear}).get_json()
+    assert {k: body["armor_after"][0][k] for k in ("dr", "durability")} == after

@@ -205,3 +205,13 @@ def test_huge_numbers_are_422(client, number):
                        ("range", '{"weapon": "bow", "distance": %s}')):
         response = client.post(f"/v1/tactical/{path}", data=body % number, content_type="application/json")
         assert response.status_code == 422, (path, number, response.json)
+
+
+def test_a_failing_readiness_is_asked_again_after_a_second_not_the_whole_ttl():
+    now, answers = [0.0], iter(["no worker answered", "ok", "ok"])
+    ready = Readiness({"worker": lambda: next(answers)}, ttl=5, clock=lambda: now[0])
+    assert ready.failing(ready.results())
+    now[0] = 1.0  # a sibling gunicorn worker asking now would already see the Celery worker
+    assert ready.results() == {"worker": "ok"}
+    now[0] = 5.9  # success is kept for the full ttl
+    assert ready.results() == {"worker": "ok"}

@@ -111,3 +111,22 @@ def test_bad_matchups_name_the_field():
     with pytest.raises(RulesError) as error:
         parse({**matchup([fighter("a", 50, 30, 10)], [fighter("b", 50, 30, 10)]), "options": {"method": "x"}})
     assert error.value.field == ("options", "method")
+
+
+def test_the_engine_defends_as_the_resolver_does():
+    from service.sim.attack import _defend
+
+    m = parse(matchup([fighter("a", 50, 40, 30)], [fighter("b", 50, 40, 30)]))
+    st = State.start(m, 3)
+    rows, a, b = np.arange(3), np.zeros(3, np.int64), np.ones(3, np.int64)
+    st.uses[rows, a, 0] = 1  # a's sword has just attacked and missed
+    st.pain0[1, 0] = 10  # a is stunned in the second fight: 10 off his DV
+    assert _defend(m, st, rows, a, reprisal=True).tolist() == [30, 20, 30]  # Parry 40 -> 20 < Dodge 30
+    assert st.recovered[:, 0].tolist() == [False, False, False]  # the Dodge was used, not the sword
+    st2 = State.start(m, 1)
+    st2.uses[0, 0, 0] = 1
+    st2.dodges[0, 0] = 5  # Dodge worn down to 1: the halved Parry 20 is the best left
+    assert _defend(m, st2, np.arange(1), np.zeros(1, np.int64), reprisal=True).tolist() == [20]
+    assert st2.recovered[0, 0] and st2.uses[0, 0, 0] == 1
+    assert _defend(m, st2, np.arange(1), np.zeros(1, np.int64), reprisal=False).tolist() == [40]  # as if first
+    assert st2.uses[0, 0, 0] == 1 and not st2.recovered[0, 0]

@@ -18,7 +18,8 @@ DEVIATIONS = {("0.25", "5mm"), ("0.5", "10mm"), ("0.75", "25mm"), ("4", "25mm"),
 @pytest.fixture(scope="module")
 def seed_lines() -> list[str]:
     if not SEED.is_file():
-        pytest.skip("seed text not present next to the repository")
+        pytest.skip(f"needs the seed text {SEED.name} in ../shared/seeds beside the repository (to check "
+                    "table 7-2 against the printed table); not there")
     return SEED.read_text(encoding="utf-8").splitlines()
 
 

@@ -1,0 +1,127 @@
+"""Schema pieces and answer helpers shared by the `runequest-house` calculators."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, trace_field
+from service.rules.dice import DiceSource
+from service.rules.runequest_house import RULESET
+from service.rules.runequest_house.options import ACTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
+
+DEGREES = ("fumble", "failure", "success", "special", "critical")
+LOCATIONS = ("right_leg", "left_leg", "abdomen", "chest", "right_arm", "left_arm", "head")
+ITEMS = ("weapon", "buckler", "small_shield", "medium_shield", "hoplite_shield", "large_shield")
+SEED_DOC = "Seed for the dice (0..2^63-1); with `seed` or `rolls` the answer rolls, and echoes the seed used."
+
+
+def integer(low: int, high: int, description: str, **kw: Any) -> JsonInteger:
+    """A whole number in a range, with its description."""
+    return JsonInteger(validate=validate.Range(low, high), metadata={"description": description}, **kw)
+
+
+def flag(description: str) -> JsonBoolean:
+    """A true/false field defaulting to false."""
+    return JsonBoolean(load_default=False, metadata={"description": description})
+
+
+def choice(values: Iterable[str], description: str, **kw: Any) -> fields.String:
+    """One of a fixed list of names."""
+    return fields.String(validate=validate.OneOf(list(values)), metadata={"description": description}, **kw)
+
+
+def options_field() -> fields.Dict:
+    """The `options` object: any subset of the ruleset's options, checked against them (422 names
+    `options.<name>`); a [CORE] table is replaced by sending the whole table."""
+    return fields.Dict(load_default=dict, metadata={
+        "description": "Any subset of the runequest-house options (GET /v1/rulesets/runequest-house); a table "
+                       "option (the rq3 pack) is replaced whole.", "example": {"rounding": "half_up"}})
+
+
+def seed_field() -> JsonInteger:
+    return JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1),
+                       metadata={"description": SEED_DOC})
+
+
+def rolls_field(name: str, roles: dict[str, tuple[str, int]]) -> fields.Nested:
+    """`rolls`: role -> faces, each role with its description and the most faces it could ever use."""
+    role_fields = {role: fields.List(JsonInteger(validate=validate.Range(1, 1000)), validate=validate.Length(max=most),
+                                     metadata={"description": text}) for role, (text, most) in roles.items()}
+    schema = Schema.from_dict(role_fields, name=name)
+    schema.__doc__ = "Faces rolled at the table, by role; missing dice come from the seed."
+    return fields.Nested(schema, load_default=None, allow_none=True,
+                         metadata={"description": "Faces rolled at the table, by role (a face outside its die: "
+                                                  "422); missing dice come from the seed."})
+
+
+def exact_text(value: Fraction) -> str:
+    """The contract's exact fraction string, always with a slash."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def probability_pair(name: str, values: Mapping[Any, Fraction]) -> dict[str, Any]:
+    """`<name>` (numbers) and `<name>_exact` (fraction strings) with the same keys."""
+    return {name: {str(k): float(v) for k, v in values.items()},
+            f"{name}_exact": {str(k): exact_text(v) for k, v in values.items()}}
+
+
+def chance_pair(name: str, value: Fraction | None) -> dict[str, Any]:
+    return {name: None if value is None else float(value), f"{name}_exact": None if value is None else exact_text(value)}
+
+
+def read_options(raw: Any) -> dict[str, Any]:
+    return RULESET.read_options(raw, ("options",))
+
+
+def dice_source(body: Mapping[str, Any]) -> DiceSource | None:
+    """The answer's dice when the body asks for a roll (`seed` or `rolls`), else None (odds only)."""
+    if body.get("seed") is None and not body.get("rolls"):
+        return None
+    return DiceSource.for_calculator(body.get("seed"), body.get("rolls") or {})
+
+
+def probability_dict(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
+                       metadata={"description": description})
+
+
+def exact_dict(description: str) -> fields.Dict:
+    return fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                       metadata={"description": description + " As exact fraction strings."})
+
+
+def number_or_null(description: str) -> JsonFloat:
+    return JsonFloat(required=True, allow_none=True, metadata={"description": description})
+
+
+def string_or_null(description: str) -> fields.String:
+    return fields.String(required=True, allow_none=True, metadata={"description": description})
+
+
+class BandsSchema(Schema):
+    """Degree bands of a percentage: the highest roll of each success band and the lowest fumble roll."""
+
+    critical = integer(0, 100, "Highest roll that is a critical.", required=True)
+    special = integer(0, 100, "Highest roll that is a special (or better).", required=True)
+    success = integer(0, 100, "Highest roll that succeeds (01-05 and 96-00 bounds applied).", required=True)
+    fumble_from = integer(1, 101, "Lowest roll that fumbles.", required=True)
+
+
+def dice_list() -> fields.List:
+    return fields.List(fields.Nested(RollSchema), required=True, metadata={"description": "Every die rolled."})
+
+
+def assumptions_list() -> fields.List:
+    return fields.List(fields.String(), required=True,
+                       metadata={"description": "Assumption ids (GET /v1/rulesets/runequest-house) relied on."})
+
+
+def answer_seed() -> JsonInteger:
+    return JsonInteger(required=True, allow_none=True, metadata={"description": "The seed used (null when no die "
+                                                                                "came from the generator)."})
+
+
+__all__ = ["ACTIONS", "SHIELD_SIZES", "WEAPON_KINDS", "WEAPON_TYPES", "trace_field"]

