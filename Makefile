@@ -68,6 +68,9 @@ streamtest: install
 	command -v wrk >/dev/null || apt-get install -y -q wrk
 	$(PY) -m tests.load.streams --streams $(STREAMS)
 
-# Fault tests: Redis outage, killed gunicorn and Celery workers, concurrent writers, hostile input.
+# Fault tests: Redis outage (under requests and under a running job), killed gunicorn and Celery workers,
+# concurrent writers, hostile input, queuing refused by the broker, the apikey CLI beside a running server.
 faults: install
-	$(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing
+	$(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
+		tests/integration/test_apikey_cli.py \
+		tests/unit/api/test_simulations_api.py::test_a_503_from_an_unreachable_broker_leaves_no_job_record

@@ -22,14 +22,19 @@ Why these defaults (measured on a 2-core box, see the README's Reliability secti
 - `when_ready` freezes the preloaded objects (GUNICORN_GC_FREEZE): see its docstring below.
 - `max_requests` with jitter recycles workers to bound memory without restarting them all at once.
 - `worker_tmp_dir` on /dev/shm (when present): the heartbeat file never touches a slow or read-only disk.
+- gunicorn's own refusals (414 URI too long, 431 header fields too large, 400 bad request line) are
+  problem+json like every other error of the API (`_problem_error`), not gunicorn's HTML page.
 - PROMETHEUS_MULTIPROC_DIR, when set, is emptied when this file is read (before the preloaded app makes
   its metric files) and a dead worker's metric files are marked,
   so /metrics adds up every worker (prometheus_client multiprocess mode).
 """
 import gc
+import json
 import multiprocessing
 import os
 import shutil
+
+from gunicorn import util
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
@@ -83,3 +88,15 @@ def when_ready(server):
     if preload_app and os.environ.get("GUNICORN_GC_FREEZE", "true").strip().lower() in {"1", "true", "yes", "on"}:
         gc.collect()
         gc.freeze()
+
+
+def _problem_error(sock, status_int, reason, mesg):
+    """gunicorn's error page (a request it refused before the app saw it) as application/problem+json."""
+    body = json.dumps({"type": "about:blank", "title": reason, "status": int(status_int), "detail": str(mesg)},
+                      ensure_ascii=True).encode("ascii")
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin1") + body)
+
+
+util.write_error = _problem_error  # gunicorn's workers call util.write_error for the errors they answer

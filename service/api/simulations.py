@@ -11,9 +11,10 @@ from service.api.blueprint import Blueprint
 from service.api.headers import headers
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
-from werkzeug.exceptions import Conflict, ServiceUnavailable
+from werkzeug.exceptions import Conflict, ServiceUnavailable, TooManyRequests
 
 from service.api.auth import current_tenant
+from service.api.quotas import client_id
 from service.api.ruleset_http import load_payload
 from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
 from service.jobs import submit as jobs_submit
@@ -57,19 +58,47 @@ def redis_required(view: Callable) -> Callable:
 @blp.arguments(SimulationRequestSchema, example=EXAMPLE)
 @blp.response(202, SimulationSchema, headers=headers("Location"))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(429, response="DEFAULT_ERROR", description="The client already has `max_jobs_per_client` "
+                                                            "simulations queued or running.")
 @blp.alt_response(503, response="DEFAULT_ERROR")
 @redis_required
 def start(body: dict) -> tuple[dict, int, dict]:
-    """Start a simulation of `trials` fights; poll the Location for progress and the result."""
+    """Start a simulation of `trials` fights; poll the Location for progress and the result.
+
+    A job's cost is bounded: trials x the matchup's step cap (`max_segments` or `max_rounds`) x combatants
+    must stay within the server's `max_job_work` (422 otherwise), and one client (API key, or IP when keys
+    are off) may have at most `max_jobs_per_client` jobs queued or running (429 otherwise).
+    """
     ruleset, matchup = _matchup(body)
-    limit = current_app.extensions["referee.config"].max_trials
-    if body["trials"] > limit:
-        raise OutOfRange(f"trials must be at most {limit}", ("trials",))
+    config = current_app.extensions["referee.config"]
+    if body["trials"] > config.max_trials:
+        raise OutOfRange(f"trials must be at most {config.max_trials}", ("trials",))
+    _with_prefix(lambda: simulator_for(ruleset).check(matchup))
+    _within_budget(ruleset, matchup, body["trials"], config.max_job_work)
     jobs = jobs_of()
-    job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
-                                                  body.get("seed"), body.get("chunk_size"),
-                                                  current_tenant(), ruleset))
+    try:
+        job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
+                                                      body.get("seed"), body.get("chunk_size"),
+                                                      current_tenant(), ruleset, client_id(),
+                                                      _jobs_cap(config)))
+    except jobs_submit.TooManyJobs as error:
+        raise TooManyRequests(str(error), retry_after=10) from None
     return _view(job), 202, {"Location": _links(job)["self"]}
+
+
+def _jobs_cap(config: Any) -> int:
+    """The per-client job cap (0: none); like rate limits, off in testing unless `limits_in_testing`."""
+    return config.max_jobs_per_client if (not config.testing or config.limits_in_testing) else 0
+
+
+def _within_budget(ruleset: str, matchup: dict, trials: int, budget: int) -> None:
+    """Refuse (422 on `trials`) a job whose worst case, trials x step cap x combatants, exceeds `budget`."""
+    work = simulator_for(ruleset).work(matchup, trials)
+    if work > budget:
+        most = max(1, trials * budget // work)
+        raise OutOfRange(f"this simulation may cost {work:,} fight-steps (trials x step cap x combatants), over "
+                         f"the server's budget of {budget:,}; use at most {most:,} trials, or a lower step cap",
+                         ("trials",))
 
 
 @blp.get("/<string:job_id>", parameters=JOB)
