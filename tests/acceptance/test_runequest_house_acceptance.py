@@ -414,6 +414,12 @@ def test_hit_points_and_location_hit_points(client, con, siz, hp, legs, chest, a
     ("chest", 6, 13, 6, "incapacitated", False),
     ("abdomen", 5, 13, 10, "dying", False),
     ("left_leg", 5, 4, 4, "ok", True),
+    ("abdomen", 5, 13, 5, "incapacitated", False),
+    ("abdomen", 5, 13, 4, "ok", False),
+    ("head", 5, 13, 10, "dying", False),
+    ("chest", 6, 13, 12, "dying", False),
+    ("right_leg", 5, 13, 9, "useless", False),
+    ("right_leg", 5, 13, 10, "severed", False),
 ])
 def test_wound_consequences(client, location, location_hp, hp, blow, state, dead):
     answer = post(client, "/damage", {"weapon": {"damage": str(blow), "type": "crush"}, "damage_bonus": "0",
