@@ -414,6 +414,12 @@ def test_hit_points_and_location_hit_points(client, con, siz, hp, legs, chest, a
     ("chest", 6, 13, 6, "incapacitated", False),
     ("abdomen", 5, 13, 10, "dying", False),
     ("left_leg", 5, 4, 4, "ok", True),
+    ("abdomen", 5, 13, 5, "incapacitated", False),
+    ("abdomen", 5, 13, 4, "ok", False),
+    ("head", 5, 13, 10, "dying", False),
+    ("chest", 6, 13, 12, "dying", False),
+    ("right_leg", 5, 13, 9, "useless", False),
+    ("right_leg", 5, 13, 10, "severed", False),
 ])
 def test_wound_consequences(client, location, location_hp, hp, blow, state, dead):
     answer = post(client, "/damage", {"weapon": {"damage": str(blow), "type": "crush"}, "damage_bonus": "0",
@@ -806,3 +812,16 @@ def test_round_ties_use_the_supplied_tie_dice(client):
              {"combatant": "b", "role": "movement_tie", "faces": [20]}]
     answer = post(client, "/rounds/resolve", {"state": state, "declarations": declarations, "seed": 3, "rolls": rolls})
     assert answer["intent_order"] == ["b", "a"] and answer["movement_order"] == ["b", "a"]
+
+
+def test_odds_match_an_independent_count_over_the_dice(client):
+    """70% attack vs 40% dodge, counted over all 100 x 100 rolls with the dodge table: 1189/2500 land.
+    Special broadsword (+1d4) vs 9 AP and SIZ 13: slash blows stopped by armor count double, so knockback
+    happens for 7..9 points or 13 and more of 2d8+2+1d4: 93/128."""
+    assert to_hit(client, {"attack": 70, "defence": {"type": "dodge", "skill": 40}})["chance_exact"] == "1189/2500"
+    answer = damage(client, {"weapon": "broadsword", "damage_bonus": "+1d4", "degree": "special",
+                             "target": {"siz": 13, "armor": [8, 1]}})
+    assert answer["knockback_chance_exact"] == "93/128" and answer["armor_ap"] == 9
+    parry = to_hit(client, {"attack": 60, "defence": {"type": "parry", "skill": 50}})["probabilities_exact"]
+    assert parry == {"fumble": "1/50", "miss": "19/50", "parried": "6/25", "parried_special": "21/500",
+                     "parried_critical": "9/500", "hit": "6/25", "special": "9/200", "critical": "3/200"}

@@ -33,7 +33,7 @@ def test_every_face_has_the_degree_its_band_counts(skill, face):
     assert {k: Fraction(v, 100) for k, v in counted.items()} == odds
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)  # exact 100 x 100 sums: slow on a loaded machine
 @given(st.integers(0, 300), st.sampled_from(["none", "dodge", "parry"]), st.integers(0, 300),
        st.sampled_from(["melee", "thrown", "projected"]), st.booleans(),
        st.sampled_from(["weapon", "buckler", "medium_shield", "hoplite_shield"]))
@@ -54,7 +54,7 @@ def test_a_contest_is_symmetric(a, b):
     assert sum(ab.values()) == 1 and ab["a"] == ba["b"] and ab["no_change"] == ba["no_change"]
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["1d8+1", "1d6+2", "2d6", "1d10", "1d4"]), st.sampled_from(["crush", "slash", "impale"]),
        st.sampled_from(["0", "+1d4", "-1d4", "+2d6"]), st.sampled_from(["success", "special", "critical", "critical_max"]),
        st.sampled_from(["failure", "success", "special", "critical"]), st.integers(0, 20), st.integers(0, 15))
