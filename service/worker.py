@@ -5,14 +5,12 @@ environment (REDIS_URL is required here; the embedded development server is for 
 """
 from __future__ import annotations
 
-import os
-
 from service.config import Config
 from service.jobs.celery_app import make_celery
 
 config = Config.from_env()
 if not config.redis_url:
     raise SystemExit("REDIS_URL must point at the Redis the web process uses")
-_visibility = getattr(config, "job_visibility_timeout", None) or int(
-    os.environ.get("REFEREE_JOB_VISIBILITY_TIMEOUT", "3600"))
-app = celery = make_celery(config.redis_url, _visibility, config.encounter_ttl_seconds)
+app = celery = make_celery(config.redis_url, config.job_visibility_timeout, config.encounter_ttl_seconds,
+                          config.job_lease_seconds)
+app.conf.broker_connection_max_retries = None  # a worker waits out a Redis outage instead of exiting

@@ -4,12 +4,16 @@ API keys are off by default (`api_keys_required`). When on, every /v1 call sends
 (not `Authorization`, which the encounter endpoints use for their bearer tokens); a key maps to a
 tenant, and encounters and simulations a tenant creates are invisible (404) to every other tenant.
 Keys live in Redis as the hash `referee:apikey:<sha256 of the key>` {tenant, created}, made with
-`python -m service apikey create <tenant>`. Checked keys are remembered for a minute, so calculators keep
-working through a short Redis outage; an unknown key with Redis down gets 503.
+`python -m service apikey create <tenant>`. Checked keys are remembered for a minute (at most
+KEY_CACHE_SIZE of them, oldest forgotten first), so calculators keep working through a short Redis
+outage; an unknown key with Redis down gets 503. Failed key checks are themselves limited per client IP
+(`bad_key_rate_limit`): past it a client gets 429 without its keys being looked up.
 
-Rate limits (`rate_limit`, e.g. "600/minute") count per key, or per client IP when keys are off, in a
-fixed window (INCR + EXPIRE on the same Redis). With Redis down requests pass uncounted (fail open).
-With no REDIS_URL (development: the embedded server) each process counts in its own memory instead,
+Rate limits count in a fixed window (INCR + EXPIRE on the same Redis): `rate_limit` (e.g. "600/minute")
+per API key when keys are on, `ip_rate_limit` per client IP when they are off (off by default: a virtual
+tabletop calls from one IP for all its players). Counting is exact across processes (one INCR a request)
+for limits under 10,000 a window; above that, processes sync in batches. With Redis down requests pass
+uncounted (fail open). With no REDIS_URL at all (a single development process) counts live in memory,
 so a limit never starts a Redis server by itself.
 Every counted response carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (seconds);
 a refused one is a 429 problem with Retry-After.
@@ -21,6 +25,7 @@ import math
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -34,6 +39,8 @@ KEY_PREFIX = "referee:apikey:"
 RATE_PREFIX = "referee:rate:"
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 KEY_CACHE_SECONDS = 60.0
+KEY_CACHE_SIZE = 10_000
+EXACT_BELOW = 10_000  # limits (per window) under this are counted exactly: one Redis INCR per request
 
 
 class ApiKeyRequired(SessionError):
@@ -89,9 +96,10 @@ class Window:
 class KeyBook:
     """Looks API keys up in Redis, remembering answers for KEY_CACHE_SECONDS."""
 
-    def __init__(self, gate: Any, clock: Callable[[], float] = time.monotonic):
-        self.gate, self.clock = gate, clock
-        self._seen: dict[str, tuple[str | None, float]] = {}
+    def __init__(self, gate: Any, clock: Callable[[], float] = time.monotonic, size: int = KEY_CACHE_SIZE):
+        self.gate, self.clock, self.size = gate, clock, size
+        self._seen: OrderedDict[str, tuple[str | None, float]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def tenant(self, key: str) -> str | None:
         """The key's tenant, None for an unknown key; ServiceUnavailable when Redis cannot say."""
@@ -103,8 +111,15 @@ class KeyBook:
         if found is None:
             raise ServiceUnavailable("API keys cannot be checked right now (Redis is unreachable).")
         tenant = found[0].decode() if found[0] is not None else None
-        self._seen[digest] = (tenant, self.clock() + KEY_CACHE_SECONDS)
+        with self._lock:
+            self._seen[digest] = (tenant, self.clock() + KEY_CACHE_SECONDS)
+            self._seen.move_to_end(digest)
+            while len(self._seen) > self.size:
+                self._seen.popitem(last=False)
         return tenant
+
+    def __len__(self) -> int:
+        return len(self._seen)
 
 
 def hit(gate: Any, identity: str, rate: tuple[int, int], now: float | None = None) -> Window | None:
@@ -220,15 +235,25 @@ def _guarded() -> bool:
     return request.method != "OPTIONS" and request.path.startswith("/v1/")
 
 
-def _identify(config: Any, keys: KeyBook) -> str:
+def _identify(config: Any, keys: KeyBook, refuse_bad_key: Callable[[], None]) -> str:
     if not config.api_keys_required:
         return f"ip:{request.remote_addr}"
     key = request.headers.get(HEADER, "").strip()
     tenant = keys.tenant(key) if 0 < len(key) <= 200 else None
     if tenant is None:
+        refuse_bad_key()
         raise ApiKeyRequired(f"send a valid API key in the {HEADER} header")
     g.tenant = tenant
     return f"key:{key_digest(key)[:32]}"
+
+
+def counter_for(gate: Any, rate: tuple[int, int] | None) -> Any:
+    """How a limit is counted: in memory with no Redis configured, else in Redis, exactly below EXACT_BELOW
+    a window (one INCR a request) and in batches of limit/EXACT_BELOW (at most 50) above."""
+    if gate.embedded:
+        return LocalCounts()
+    every = 1 if rate is None or rate[0] < EXACT_BELOW else min(50, rate[0] // EXACT_BELOW)
+    return BatchedCounts(gate, every=every)
 
 
 def init_app(app: Flask) -> None:
@@ -236,19 +261,47 @@ def init_app(app: Flask) -> None:
     config = app.extensions["referee.config"]
     gate = app.extensions["referee.redis"]
     keys = KeyBook(gate)
-    rate = parse_rate(config.rate_limit) if (not config.testing or config.limits_in_testing) else None
-    counter = LocalCounts() if gate.embedded else BatchedCounts(gate, every=min(50, rate[0] // 100) if rate else 1)
+    limits_on = not config.testing or config.limits_in_testing
+    text = config.rate_limit if config.api_keys_required else config.ip_rate_limit
+    rate = parse_rate(text) if limits_on else None
+    bad_key_rate = parse_rate(config.bad_key_rate_limit) if limits_on and config.api_keys_required else None
+    counter, bad_keys = counter_for(gate, rate), counter_for(gate, bad_key_rate)
     app.extensions["referee.apikeys"] = keys
+
+    blocked: OrderedDict[str, float] = OrderedDict()  # client IP -> when its bad-key window ends
+
+    def bad_key_seen() -> None:
+        """Count a failed key check of this client IP; 429 past `bad_key_rate_limit`."""
+        window = hit(bad_keys, f"badkey:ip:{request.remote_addr}", bad_key_rate) if bad_key_rate else None
+        if window is not None and window.exceeded:
+            blocked[request.remote_addr or ""] = time.monotonic() + window.reset
+            while len(blocked) > KEY_CACHE_SIZE:
+                blocked.popitem(last=False)
+            _too_many_bad_keys(window.reset)
+
+    def refuse_bad_key_early() -> None:
+        """A client IP past its bad-key limit is refused before any key it sends is looked up."""
+        until = blocked.get(request.remote_addr or "")
+        if until is not None:
+            if until > time.monotonic():
+                _too_many_bad_keys(math.ceil(until - time.monotonic()))
+            blocked.pop(request.remote_addr or "", None)
+
+    def _too_many_bad_keys(reset: int) -> None:
+        raise TooManyRequests(f"too many requests with an invalid API key (limit {config.bad_key_rate_limit}); "
+                              f"retry in {reset} s", retry_after=reset)
 
     @app.before_request
     def admit() -> None:
         if not _guarded():
             return
-        identity = _identify(config, keys)
+        if config.api_keys_required:
+            refuse_bad_key_early()
+        identity = _identify(config, keys, bad_key_seen)
         window = hit(counter, identity, rate) if rate else None
         g.rate_window = window
         if window is not None and window.exceeded:
-            raise TooManyRequests(f"rate limit of {config.rate_limit} exceeded; retry in {window.reset} s",
+            raise TooManyRequests(f"rate limit of {text} exceeded; retry in {window.reset} s",
                                   retry_after=window.reset)
 
     @app.after_request

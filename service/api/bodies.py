@@ -3,17 +3,62 @@
 Python's json module recurses once per nesting level and refuses integers of more than 4300 digits,
 so a body nested 1000 levels deep or a 5000-digit number would surface as a RecursionError or
 ValueError (a 500). This hook parses every JSON body once up front and answers 400 instead; bodies
-over `max_content_length` are refused by Werkzeug with 413 before they are read.
+over `max_content_length` are refused with 413 (problem+json) whatever their framing: with a
+Content-Length, Werkzeug refuses before reading; a body without one (`Transfer-Encoding: chunked`) is
+read by `BodyLimit` up to one byte past the limit, and counted by the bytes that actually arrived.
 """
 from __future__ import annotations
 
+import io
 import json
-from typing import Any
+import re
+from typing import Any, Callable, Iterable
 
 from flask import Flask, request
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
+
+from service.rules.errors import OutOfRange
 
 WITH_BODY = {"POST", "PUT", "PATCH"}
+OVER_LIMIT = "referee.body_over_limit"
+
+
+class BodyLimit:
+    """WSGI middleware: a request body with no Content-Length is read here, at most `limit` + 1 bytes, and
+    handed on with the Content-Length it turned out to have; one longer than `limit` is marked so the app
+    answers 413 (its own error handlers write the problem+json, CORS and log line)."""
+
+    def __init__(self, app: Callable, limit: int):
+        self.app, self.limit = app, limit
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if not environ.get("CONTENT_LENGTH") and self._has_body(environ):
+            body, stream = bytearray(), environ["wsgi.input"]
+            while len(body) <= self.limit:
+                piece = stream.read(min(64 * 1024, self.limit + 1 - len(body)))
+                if not piece:
+                    break
+                body += piece
+            if len(body) > self.limit:
+                environ[OVER_LIMIT] = True
+                body = bytearray()
+            environ["wsgi.input"] = io.BytesIO(bytes(body))
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("wsgi.input_terminated", None)
+            environ.pop("HTTP_TRANSFER_ENCODING", None)  # Werkzeug ignores a Content-Length beside "chunked"
+        return self.app(environ, start_response)
+
+    @staticmethod
+    def _has_body(environ: dict) -> bool:
+        return "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower() or bool(
+            environ.get("wsgi.input_terminated"))
+
+
+def refuse_oversized() -> None:
+    """413 for a body `BodyLimit` found too long, or one whose Content-Length says it is."""
+    limit = request.max_content_length
+    if request.environ.get(OVER_LIMIT) or (limit is not None and (request.content_length or 0) > limit):
+        raise RequestEntityTooLarge(f"The request body is larger than {limit} bytes.")
 
 
 def depth(value: Any, limit: int) -> int:
@@ -59,6 +104,33 @@ def _reason(error: Exception) -> str:
     return str(error).split(":")[0][:120]
 
 
+# What a number in a query string may look like: ASCII digits, an optional sign, fraction and exponent.
+_PLAIN_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
+
+
+def check_query() -> None:
+    """Refuse (422 naming the parameter) a query parameter given twice, and a number that Python would read
+    but a client should not send: `1_0`, full-width or other non-ASCII digits, surrounding blanks."""
+    for name, values in request.args.lists():
+        if len(values) > 1:
+            raise OutOfRange(f"give {name!r} once, not {len(values)} times", (name,))
+        if not _PLAIN_NUMBER.fullmatch(values[0]) and _python_reads_a_number(values[0]):
+            raise OutOfRange(f"{values[0]!r} is not a plain number (ASCII digits only)", (name,))
+
+
+def _python_reads_a_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.strip().lower().lstrip("+-") not in {"inf", "infinity", "nan"}
+
+
 def init_app(app: Flask, max_depth: int) -> None:
-    """Check every JSON body before any view parses it."""
+    """Bound every body by the bytes read, check query strings, and check every JSON body before any view
+    parses it."""
+    if app.config.get("MAX_CONTENT_LENGTH"):
+        app.wsgi_app = BodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
+    app.before_request(refuse_oversized)
+    app.before_request(check_query)
     app.before_request(lambda: check_json(max_depth))

@@ -6,23 +6,23 @@ Writes take `If-Match: "<version>"` and answer the new `ETag`; GET takes `If-Non
 """
 from __future__ import annotations
 
-import json
-import time
-from typing import Any, Iterator
+import re
+from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
-from service.api.blueprint import Blueprint
-from redis.exceptions import RedisError
+from flask import Response, current_app, request
 
-from service.api import encounters_schemas as s
+from service.api import encounters_schemas as s, quotas
 from service.api.auth import current_tenant
+from service.api.blueprint import Blueprint
 from service.api.events import EVENT_NAMES
 from service.api.headers import headers, takes
 from service.api.ruleset_http import load_payload
 from service.rules import registry
+from service.rules.errors import OutOfRange
 from service.sessions.encounters import Encounters
 from service.sessions.errors import EncounterNotFound, Unauthenticated
 from service.sessions.records import Encounter
+from service.streams.serving import open_stream
 
 blp = Blueprint("encounters", __name__, description="Encounters kept between requests: combatants, "
                 "declarations, segments, events, undo and a live event stream.")
@@ -72,9 +72,18 @@ CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
 @blp.doc(responses={201: {"links": CREATED_LINKS}})
 @blp.response(201, s.EncounterCreatedSchema, headers=headers("Location", "ETag"))
 @documented(422, 503, secured=False)
+@blp.alt_response(429, response="DEFAULT_ERROR", description="The client already keeps "
+                                                            "`max_encounters_per_client` encounters.")
 def create(body: dict) -> tuple[dict, int, dict]:
-    """Start an encounter; the answer carries its token (keep it: it is shown once)."""
-    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"])
+    """Start an encounter; the answer carries its token (keep it: it is shown once). One client (API key, or
+    IP when keys are off) may keep at most `max_encounters_per_client` encounters (429 past it). Combatant ids
+    are 1-64 of `A-Z a-z 0-9 _ . ~ -`, starting with a letter or digit (they appear in URLs)."""
+    for index, combatant in enumerate(body["combatants"]):
+        check_combatant_id(combatant, ("combatants", index, "id"))
+    quotas.check_encounter_room()
+    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"],
+                                          body["state"])
+    quotas.count_encounter(encounter.id)
     return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
 
 
@@ -118,7 +127,9 @@ def combatants(encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, s.EncounterCombatantOutSchema, headers=headers("Location", "ETag"))
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
-    """Add a combatant (the whole encounter is checked again)."""
+    """Add a combatant (the whole encounter is checked again); its id is 1-64 of `A-Z a-z 0-9 _ . ~ -`,
+    starting with a letter or digit."""
+    check_combatant_id(body, ("id",))
     encounter, combatant = _encounters().add_combatant(encounter_id, _token(), body, _expected())
     headers = {**_etag(encounter), "Location": f"{_links(encounter_id)['combatants']}/{combatant['id']}"}
     return {"version": encounter.version, "combatant": combatant}, 201, headers
@@ -192,9 +203,13 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(200, s.EncounterSchema, headers=headers("ETag"))
 @documented(401, 404, 409, 412, 503, write=True)
 def undo(encounter_id: str) -> tuple[dict, int, dict]:
-    """Undo the last resolved segment only: edits made after it (combatants, declarations) are applied again
-    and survive; 409 when there is no segment to undo or when an edit no longer applies (the problem names
-    it). The log loses the segment's events and gains an `undo` event naming them."""
+    """Undo the last resolved segment (409 when there is none).
+
+    Only the segment is reverted: edits made after it (combatants added, replaced or removed, declarations
+    set) are applied again to the encounter as it was before the segment and survive; when one no longer
+    applies the undo answers 409 naming it, and nothing changes. The log loses the segment's events and
+    gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
+    """
     encounter = _encounters().undo(encounter_id, _token(), _expected())
     return _view(encounter), 200, _etag(encounter)
 
@@ -217,46 +232,25 @@ def events(query: dict, encounter_id: str) -> dict:
 @blp.get("/<string:encounter_id>/stream", parameters=ENCOUNTER)
 @blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
-@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` "
-                                           "(the JSON is an `Event`); a comment heartbeat; ends after "
-                                           "`sse_max_seconds` (reconnect with Last-Event-ID). Event names: "
-                                           + EVENT_NAMES + ".",
+@blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` for "
+                                           "every logged event (the JSON is an `Event`; an undo is an `undo` event "
+                                           "naming the events it removed); a comment heartbeat; `event: end` when "
+                                           "the encounter ends. The stream closes after `sse_max_seconds` "
+                                           "(reconnect with Last-Event-ID). Event names: " + EVENT_NAMES + ".",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this encounter already has as many open streams as allowed.")
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:
-    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first)."""
+    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first).
+
+    Open streams are capped per client (the API key's tenant, else the client address) and per encounter
+    (429 problem+json past either cap); an idle stream costs the server a socket, not a thread.
+    """
     store, token = _encounters(), _token(query.get("token"))
     current = store.get(encounter_id, token)
     since = _last_event_id(query.get("since"), current.seq)
-    config = current_app.extensions["referee.config"]
-    body = _sse(store.repository, encounter_id, token, since, config.sse_max_seconds,
-                config.sse_heartbeat_seconds)
-    return Response(stream_with_context(body), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
-
-
-END_EVENT = 'event: end\ndata: {"type": "end"}\n\n'
-
-
-def _sse(repository: Any, encounter_id: str, token: str, since: int, seconds: float,
-         heartbeat: float) -> Iterator[str]:
-    deadline = time.monotonic() + seconds
-    try:
-        with repository.listen(encounter_id) as wait:
-            yield ": stream open\n\n"
-            while True:
-                for event in repository.events_after(encounter_id, token, since):
-                    since = event["seq"]
-                    yield f"id: {since}\nevent: {event.get('type', 'event')}\ndata: {json.dumps(event)}\n\n"
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                if not wait(min(heartbeat, left)):
-                    yield ": heartbeat\n\n"
-    except EncounterNotFound:
-        yield END_EVENT  # the encounter ended (deleted or expired): say so, then close
-    except RedisError:
-        return  # the store went away: close the stream (the client reconnects with Last-Event-ID)
+    return open_stream(current_app._get_current_object(), store.repository, encounter_id, token, since)
 
 
 def _encounters() -> Encounters:
@@ -273,17 +267,41 @@ def _token(fallback: str | None = None) -> str:
     return token
 
 
+COMBATANT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{0,63}", re.ASCII)
+
+
+def check_combatant_id(combatant: Any, field: tuple) -> None:
+    """A combatant id must be safe in a URL path (`/combatants/{id}`): 1-64 of A-Z, a-z, 0-9, `_ . ~ -`,
+    starting with a letter or digit. Anything else (a slash, a blank, NUL) would make it unreachable."""
+    ident = combatant.get("id") if isinstance(combatant, dict) else None
+    if isinstance(ident, str) and not COMBATANT_ID.fullmatch(ident):
+        raise OutOfRange("a combatant id is 1-64 of A-Z a-z 0-9 _ . ~ - and starts with a letter or digit",
+                         field)
+
+
 def _expected() -> int | None:
-    """The version named by If-Match (None when absent or `*`; a version no encounter has when garbled or
-    weak: If-Match compares strongly, RFC 9110 13.1.1)."""
+    """The version If-Match names (None when absent or `*`; -1, a version no encounter has, when garbled
+    or weak).
+
+    If-Match may list several tags (`"1", "2"`): the write goes ahead when any of them is the current
+    version. It compares strongly (RFC 9110 13.1.1): a weak tag (`W/"2"`) never matches.
+    """
     raw = request.headers.get("If-Match", "").strip()
     if not raw or raw == "*":
         return None
-    tag = raw.split(",")[0].strip()
-    if not (len(tag) > 2 and tag[0] == tag[-1] == '"'):
-        return -1
-    tag = tag[1:-1]
-    return int(tag) if tag.isdigit() and len(tag) < 16 else -1
+    versions = []
+    for part in raw.split(","):
+        tag = part.strip()
+        strong = len(tag) > 2 and tag[0] == tag[-1] == '"'
+        tag = tag[1:-1] if strong else ""
+        versions.append(int(tag) if tag.isdigit() and len(tag) < 16 else -1)
+    if len(set(versions)) == 1:
+        return versions[0]
+    try:
+        current = _encounters().get(request.view_args["encounter_id"], _token()).version
+    except (EncounterNotFound, KeyError, TypeError):
+        return versions[0]  # the write itself answers 404
+    return current if current in versions else versions[0]
 
 
 def _last_event_id(since: int | None, current: int) -> int:

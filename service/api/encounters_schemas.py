@@ -13,6 +13,8 @@ CombatantPayload = payload("combatant", "One combatant, in the encounter's rules
 DeclarationPayload = payload("declaration", "One declaration, in the encounter's ruleset's format.")
 OptionsPayload = payload("options", "Rule options, in the encounter's ruleset's format.")
 StatePayload = payload("state", "An encounter state, in its ruleset's format.")
+SetupPayload = payload("setup", "The rest of a first state (beyond combatants and options), in the ruleset's "
+                                "format.")
 
 MAX_DECLARATIONS = 400
 EXAMPLE_COMBATANT = {
@@ -67,7 +69,12 @@ class EncounterCreateSchema(Schema):
     options = fields.Nested(OptionsPayload, load_default=dict,
                             metadata={"description": "Rule options of the encounter.",
                                       "example": {"task_resolution": "ratio"}})
-    combatants = combatants_field(required=True, validate=validate.Length(1, 1000))
+    combatants = combatants_field(required=True, validate=validate.Length(1, 200))  # = max_combatants' default
+    state = fields.Nested(SetupPayload, load_default=dict,
+                          metadata={"description": "The rest of the ruleset's first state, beyond combatants and "
+                                                   "options (e.g. smoting's `zones` and `surprise`); checked by "
+                                                   "the ruleset's engine.",
+                                    "example": {"zones": [{"id": "field", "adjacent": []}], "surprise": []}})
 
 
 EncounterCombatantSchema = CombatantPayload

@@ -7,7 +7,8 @@ from typing import Any, Iterable
 
 from flask import Flask, Response, json, request
 from marshmallow import ValidationError
-from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
+from redis.exceptions import ConnectionError as RedisConnectionError, ResponseError as RedisResponseError
+from redis.exceptions import OutOfMemoryError as RedisOutOfMemory, TimeoutError as RedisTimeout
 from werkzeug.exceptions import HTTPException, UnprocessableEntity
 
 from service.api.logging import request_id
@@ -131,6 +132,15 @@ def handle_store_down(error: Exception) -> Response:
     return problem(503, "Service Unavailable", "The encounter store (Redis) is unreachable; try again later.")
 
 
+def handle_store_refusal(error: Exception) -> Response:
+    """Redis refused a write because it reached its `maxmemory` (policy noeviction): 503, not 500."""
+    if not isinstance(error, RedisOutOfMemory) and "maxmemory" not in str(error):
+        return handle_unexpected(error)
+    response = problem(503, "Service Unavailable", "The store (Redis) is full; try again later.")
+    response.headers["Retry-After"] = "30"
+    return response
+
+
 def handle_unexpected(error: Exception) -> Response:
     """Last resort: log it, answer a plain 500 problem without internals."""
     from flask import current_app
@@ -147,4 +157,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(SessionError, handle_session)
     app.register_error_handler(RedisConnectionError, handle_store_down)
     app.register_error_handler(RedisTimeout, handle_store_down)
+    app.register_error_handler(RedisResponseError, handle_store_refusal)  # OutOfMemoryError among them
     app.register_error_handler(Exception, handle_unexpected)

@@ -12,7 +12,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter, resolve
 from apispec.ext.marshmallow.common import resolve_schema_cls
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from service.api import events
 from service.api.errors import PROBLEM
@@ -113,6 +113,8 @@ class RefereeConverter(OpenAPIConverter):
         if isinstance(kind, type) and issubclass(kind, PayloadSchema):
             refs = [self.resolve_nested_schema(cls) for cls in schema_classes(kind.payload_kind)]
             description = schema_description(schema) or ""
+            if not refs:
+                return {"type": "object", "description": description}
             if len(refs) == 1:
                 return {"description": description, **refs[0]}
             return {"type": "object", "description": description, "anyOf": refs}
@@ -123,6 +125,21 @@ class RefereeConverter(OpenAPIConverter):
         return jsonschema
 
 
+def exclusive_bounds(self: Any, field: fields.Field, ret: dict, **_: Any) -> dict:
+    """OpenAPI 3.1 spelling of a Range that excludes its ends: `exclusiveMinimum: 0` (not `minimum: 0`, which
+    would tell clients that 0 is allowed)."""
+    extra: dict = {}
+    for check in field.validators:
+        if isinstance(check, validate.Range):
+            if check.min is not None and not check.min_inclusive:
+                ret.pop("minimum", None)
+                extra["exclusiveMinimum"] = check.min
+            if check.max is not None and not check.max_inclusive:
+                ret.pop("maximum", None)
+                extra["exclusiveMaximum"] = check.max
+    return extra
+
+
 class RefereePlugin(MarshmallowPlugin):
     """apispec's marshmallow plugin with Referee's converter and component names."""
 
@@ -130,6 +147,10 @@ class RefereePlugin(MarshmallowPlugin):
 
     def __init__(self) -> None:
         super().__init__(schema_name_resolver=schema_name)
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        self.converter.add_attribute_function(exclusive_bounds)
 
 
 class RefereeApi(Api):

@@ -12,7 +12,7 @@ from marshmallow import Schema, fields
 
 from service.api.events import event_field
 from service.api.schemas import round_rolls_field, seed_field
-from service.sessions.encounters import fresh_seed, resolve_once
+from service.sessions.encounters import resolve_once
 
 
 class RoundRequestBase(Schema):
@@ -27,13 +27,15 @@ class RoundResponseBase(Schema):
 
     round = fields.Integer(required=True, metadata={"description": "The round just resolved (the request's "
                                                                    "`state.round` + 1)."})
-    seed = fields.Integer(required=True, metadata={"description": "The seed used (replays the same answer)."})
+    seed = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "The seed used (replays the same answer): the request's, or a "
+                                                   "random one when some dice were still needed; null when "
+                                                   "every die came from `rolls` and no seed was sent."})
     events = event_field(required=True)
 
 
 def resolve_round(ruleset_id: str, body: dict[str, Any]) -> dict[str, Any]:
     """Resolve one round of the state in `body` through the ruleset's engine."""
-    seed = fresh_seed() if body.get("seed") is None else body["seed"]
-    step = resolve_once(ruleset_id, body["state"], body.get("declarations") or [], seed, ("state",),
+    step = resolve_once(ruleset_id, body["state"], body.get("declarations") or [], body.get("seed"), ("state",),
                         body.get("rolls") or [])
-    return {"round": step.number, "seed": seed, **step.summary, "events": step.events, "state": step.state}
+    return {"round": step.number, "seed": step.seed, **step.summary, "events": step.events, "state": step.state}

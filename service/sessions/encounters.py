@@ -7,8 +7,9 @@ request body) before anything is written, so a refused request never changes the
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from service.rules import registry
 from service.rules.dice import DiceSource
@@ -50,13 +51,25 @@ class Encounters:
         self.max_combatants = max_combatants
         self.load = load  # the HTTP layer's first check of a payload in its ruleset's shape
 
-    def create(self, ruleset: str, options: dict, combatants: list[Combatant]) -> tuple[Encounter, str]:
-        """A new encounter from its options and combatants; returns it and its token."""
+    def create(self, ruleset: str, options: dict, combatants: list[Combatant],
+               setup: dict | None = None) -> tuple[Encounter, str]:
+        """A new encounter from its options, combatants and the rest of its first state (`setup`: e.g.
+        zones); returns it and its token."""
         engine = engine_of(ruleset)
         self._limit(len(combatants), ("combatants",))
+        for key in ("combatants", "options", "round", "segment"):
+            if key in (setup or {}):
+                raise Contradiction(f"send `{key}` outside `state`", ("state", key))
         combatants = self.load(ruleset, "combatant", combatants, ("combatants",))
         options = self.load(ruleset, "options", options, ("options",))
-        state = engine.write_state(engine.read_state({"combatants": combatants, "options": options}))
+        setup = self.load(ruleset, "setup", setup or {}, ("state",))
+        first = {**setup, "combatants": combatants, "options": options}
+        try:
+            state = engine.write_state(engine.read_state(first))
+        except RulesError as error:
+            if error.field and error.field[0] not in ("combatants", "options"):
+                error.field = ("state", *error.field)
+            raise
         return self.repository.create(ruleset, state)
 
     def get(self, encounter_id: str, token: str) -> Encounter:
@@ -161,18 +174,20 @@ class Encounters:
             raise OutOfRange(f"an encounter holds at most {self.max_combatants} combatants", field)
 
 
-def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed: int,
+def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed: int | None,
                  path: tuple = (), rolls: list[dict] | None = None) -> Segment:
     """One step (segment or round) of `state_json` with `declarations`, dice from `rolls` then `seed`
-    (nothing stored)."""
+    (nothing stored). The segment's seed is the one that reproduces it: `seed`, or a fresh one when `seed`
+    is None and some die was still needed, or None when every die came from `rolls`."""
     engine = engine_of(ruleset)
     state = engine.read_state(state_json, path)
     checked = engine.check_declarations(state, declarations, ("declarations",))
-    result = engine.resolve(state, checked, DiceSource.for_round(seed, rolls))
+    dice = DiceSource.for_round(seed, rolls)
+    result = engine.resolve(state, checked, dice)
     new_state = engine.write_state(result.state)
     step = engine.step
     number = max(int(new_state.get(step, 0)), int(state_json.get(step, 0)) + 1)
-    return Segment(number, seed, list(result.events), new_state, result.summary)
+    return Segment(number, dice.seed, list(result.events), new_state, result.summary)
 
 
 def _find(state: dict, combatant_id: str) -> tuple[int, Combatant]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import copy
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from service.sessions import records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
@@ -37,7 +38,7 @@ class MemoryEncounters:
         self._changed = threading.Condition()
         self.tenant: str | None = None
 
-    def for_tenant(self, tenant: str | None) -> "MemoryEncounters":
+    def for_tenant(self, tenant: str | None) -> MemoryEncounters:
         """This store as seen by `tenant` (same slots): new encounters are theirs, others' are not found."""
         scoped = copy.copy(self)
         scoped.tenant = tenant

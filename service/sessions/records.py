@@ -45,7 +45,7 @@ class Segment:
     """What resolving one segment produced, before the store numbers its events."""
 
     number: int
-    seed: int
+    seed: int | None
     events: list[dict[str, Any]]
     state: dict[str, Any]
     summary: dict[str, Any] = field(default_factory=dict)  # the ruleset's round summary fields

@@ -16,9 +16,10 @@ import copy
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from redis import Redis
 from redis.client import Pipeline
@@ -76,7 +77,7 @@ class Keys:
     live: str
 
     @classmethod
-    def of(cls, encounter_id: str) -> "Keys":
+    def of(cls, encounter_id: str) -> Keys:
         base = f"{PREFIX}{{{encounter_id}}}"
         return cls(base, f"{base}:events", f"{base}:undo", f"{base}:live")
 
@@ -125,7 +126,7 @@ class RedisEncounters:
         self.ttl = ttl
         self.tenant: str | None = None
 
-    def for_tenant(self, tenant: str | None) -> "RedisEncounters":
+    def for_tenant(self, tenant: str | None) -> RedisEncounters:
         """This repository as seen by `tenant`: it records new encounters as theirs and finds no others.
 
         With `tenant` None (API keys off) nothing is recorded or checked beyond the token.
@@ -227,11 +228,12 @@ class RedisEncounters:
 
     @contextmanager
     def listen(self, encounter_id: str) -> Iterator[Callable[[float], bool]]:
-        """A `wait(timeout) -> bool` that returns True when the encounter changed (pub/sub)."""
+        """A `wait(timeout) -> bool` that returns True when the encounter changed (pub/sub); its `events`
+        keep what the messages carried (for a stream whose encounter was deleted before it read the log)."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
             pubsub.subscribe(Keys.of(encounter_id).live)
-            yield lambda timeout: _message(pubsub, timeout)
+            yield _Waiter(pubsub)
         finally:
             pubsub.close()
 
@@ -268,10 +270,11 @@ class RedisEncounters:
     def _script(self, source: str) -> Any:
         return self._client.script(source)
 
-    def _read(self, conn: Redis | Pipeline, encounter_id: str, token: str) -> Encounter:
+    def _read(self, conn: Redis, encounter_id: str, token: str) -> Encounter:
         keys = Keys.of(encounter_id)
-        return self._encounter(encounter_id, token, conn.hgetall(keys.main), conn.llen(keys.events),
-                               conn.llen(keys.undo))
+        with conn.pipeline(transaction=False) as pipe:  # one round trip
+            raw, total, undo = pipe.hgetall(keys.main).llen(keys.events).llen(keys.undo).execute()
+        return self._encounter(encounter_id, token, raw, total, undo)
 
     def _encounter(self, encounter_id: str, token: str, raw: dict, total: int, undo: int) -> Encounter:
         _check_token(encounter_id, token, raw.get(b"token"))
@@ -295,13 +298,22 @@ class RedisEncounters:
             pipe.expire(key, self.ttl)
 
 
-def _message(pubsub: Any, timeout: float) -> bool:
-    """Wait up to `timeout` seconds for a message (subscription confirmations do not count)."""
-    deadline = time.monotonic() + timeout
-    while (left := deadline - time.monotonic()) > 0:
-        if pubsub.get_message(timeout=left) is not None:
-            return True
-    return False
+class _Waiter:
+    """`wait(timeout) -> bool`: a message came within `timeout` seconds (subscription confirmations do not
+    count); `events` holds the last events the messages carried."""
+
+    def __init__(self, pubsub: Any):
+        self.pubsub, self.events = pubsub, []
+
+    def __call__(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.pubsub.get_message(timeout=max(deadline - time.monotonic(), 0.0))
+            if message is not None:
+                self.events = [*self.events, *json.loads(message["data"]).get("events", [])][-1000:]
+                return True
+            if time.monotonic() >= deadline:
+                return False
 
 
 def _check_token(encounter_id: str, token: str, stored: bytes | None) -> None:

@@ -1,7 +1,9 @@
-"""`python -m service simulate matchup.json --trials 100000 [--seed S] [--out DIR] [--json]`.
+"""`python -m service simulate matchup.json [--trials N] [--seed S] [--chunk-size C] [--out DIR] [--json]`.
 
-Runs the engine in this process (no Celery, no Redis) with a progress bar, prints the summary and
-writes the three charts (segments.svg, wins.svg, wounds.svg) into DIR.
+Runs the simulation in this process (no Celery, no Redis) with a progress bar, prints the summary and
+writes the charts (tactical: segments.svg, wins.svg, wounds.svg) beside the input file, or into DIR.
+The file is a matchup, or a whole `POST /v1/simulations` body: its `ruleset`, `trials`, `seed` and
+`chunk_size` are used when the flags do not say otherwise, so the same file gives the API's numbers.
 """
 from __future__ import annotations
 
@@ -15,39 +17,83 @@ from typing import Any
 from tqdm import tqdm
 
 from service.rules.errors import RulesError
-from service.sim import chunks, plots, summary
-from service.sim.matchup import parse
+from service.sim import chunks
+from service.sim.simulator import simulator_for
+
+DEFAULT_TRIALS = 10_000
 
 
 def main(argv: list[str]) -> int:
     """Simulate the matchup file named in `argv`; 0 on success, 2 on a bad matchup or arguments."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
         data = json.loads(Path(args.matchup).read_text(encoding="utf-8"))
-        m = parse(data.get("matchup", data) if isinstance(data, dict) else data)  # a POST body works too
-    except (OSError, ValueError, RulesError) as error:
+        body = data if isinstance(data, dict) and "matchup" in data else {"matchup": data}
+        ruleset = body.get("ruleset") or "tactical"
+        simulator = simulator_for(ruleset)
+        matchup = body["matchup"]
+        simulator.check(matchup)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RulesError) as error:
         print(f"cannot read {args.matchup}: {_why(error)}", file=sys.stderr)
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
-    with tqdm(total=args.trials, unit="fight", file=sys.stderr, disable=args.quiet) as bar:
-        tally = chunks.run(m, args.trials, seed, args.chunk_size, progress=bar.update)
-    result = summary.summarise(m, tally)
-    print(json.dumps({"seed": seed, **result}, indent=2) if args.json else _text(result, seed))
-    out = Path(args.out)
+    trials = _setting(parser, "trials", args.trials, body.get("trials"), DEFAULT_TRIALS)
+    chunk_size = _setting(parser, "chunk_size", args.chunk_size, body.get("chunk_size"), chunks.DEFAULT_CHUNK)
+    seed = args.seed if args.seed is not None else body.get("seed")
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        parser.error(f"seed must be an integer from 0 to 2**63 - 1, not {seed!r}")
+    parts = []
+    with tqdm(total=trials, unit="fight", file=sys.stderr, disable=args.quiet) as bar:
+        for index, size in enumerate(chunks.plan(trials, chunk_size)):
+            parts.append(simulator.run_chunk(matchup, index, size, seed))
+            bar.update(size)
+    result = simulator.summarize(matchup, simulator.merge(parts))
+    if ruleset != "tactical":
+        print(json.dumps({"ruleset": ruleset, "seed": seed, **result}, indent=2))
+    else:
+        print(json.dumps({"seed": seed, **result}, indent=2) if args.json else _text(result, seed))
+    out = Path(args.out) if args.out is not None else Path(args.matchup).resolve().parent
     out.mkdir(parents=True, exist_ok=True)
-    for name in plots.PLOTS:
-        (out / f"{name}.svg").write_text(plots.svg(name, result), encoding="utf-8")
+    for name in simulator.plots:
+        (out / f"{name}.svg").write_text(simulator.plot(name, result), encoding="utf-8")
     print(f"plots written to {out}/", file=sys.stderr)
     return 0
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _setting(parser: argparse.ArgumentParser, name: str, flag: int | None, in_file: Any, default: int) -> int:
+    """The flag's value, else the file's (checked like a flag), else the default."""
+    if flag is not None:
+        return flag
+    if in_file is None:
+        return default
+    if not isinstance(in_file, int) or isinstance(in_file, bool) or in_file < 1:
+        parser.error(f"{name} in the input file must be a whole number of at least 1, not {in_file!r}")
+    return in_file
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m service simulate", description=__doc__.splitlines()[0])
-    parser.add_argument("matchup", help="JSON file: {'sides': [...], 'options': {...}}")
-    parser.add_argument("--trials", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--chunk-size", type=int, default=chunks.DEFAULT_CHUNK)
-    parser.add_argument("--out", default=".", help="directory for the SVG charts")
+    parser.add_argument("matchup", help="JSON file: a matchup {'sides': [...], 'options': {...}} or a "
+                                        "POST /v1/simulations body")
+    parser.add_argument("--trials", type=positive, default=None,
+                        help=f"fights to simulate (default: the file's `trials`, else {DEFAULT_TRIALS})")
+    parser.add_argument("--seed", type=int, default=None, help="default: the file's `seed`, else a random one")
+    parser.add_argument("--chunk-size", type=positive, default=None,
+                        help=f"fights per chunk (default: the file's `chunk_size`, else {chunks.DEFAULT_CHUNK})")
+    parser.add_argument("--out", default=None, help="directory for the SVG charts (default: beside the file)")
     parser.add_argument("--json", action="store_true", help="print the whole summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser

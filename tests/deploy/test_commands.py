@@ -121,9 +121,11 @@ def open_stream_seconds(url: str) -> float:
     return time.monotonic() - started
 
 
-@pytest.mark.parametrize("worker_class, threads, survives", [("gthread", "4", True), ("sync", "1", False)])
+@pytest.mark.parametrize("worker_class, threads, survives", [("service.streams.worker.StreamWorker", "4", True),
+                                                             ("gthread", "4", True), ("sync", "1", False)])
 def test_event_streams_outlive_the_worker_timeout_only_on_gthread(tmp_path, worker_class, threads, survives):
-    """Why deploy/gunicorn.conf.py uses gthread (gunicorn turns `sync` with threads > 1 into gthread)."""
+    """Why deploy/gunicorn.conf.py uses gthread or its StreamWorker subclass (gunicorn turns `sync` with
+    threads > 1 into gthread)."""
     redis_url, stop_redis = embedded_server(str(tmp_path / "redis.db"))
     web, url = start_gunicorn(redis_url, tmp_path / "gunicorn.log", GUNICORN_WORKER_CLASS=worker_class,
                               GUNICORN_THREADS=threads,

@@ -82,6 +82,7 @@ def test_configmap_sets_every_service_setting():
     wanted = {"REDIS_URL", "GUNICORN_WORKERS", "REFEREE_JOB_VISIBILITY_TIMEOUT"}
     wanted |= {f"REFEREE_{name.upper()}" for name in Config.__dataclass_fields__
                if name not in {"testing", "extra", "redis_url", "redislite_path", "limits_in_testing",
+                                "redis_maxmemory", "redis_maxmemory_policy",
                                 "worker_required_in_testing"}}
     assert wanted - set(config_map["data"]) == set()
     assert all(isinstance(value, str) for value in config_map["data"].values())
@@ -103,6 +104,9 @@ def test_compose_services_healthchecks_and_volume():
     assert all("healthcheck" in service for service in services.values())
     assert services["redis"]["image"].startswith("redis:7")
     assert "--appendonly" in services["redis"]["command"]
+    command = services["redis"]["command"]
+    assert command[command.index("--maxmemory") + 1] == "512mb"
+    assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
     assert "redis-data:/data" in services["redis"]["volumes"] and "redis-data" in compose["volumes"]
     assert services["api"]["depends_on"]["redis"]["condition"] == "service_healthy"
     assert services["worker"]["depends_on"]["redis"]["condition"] == "service_healthy"

@@ -17,7 +17,7 @@ ATTACKS = [{"combatant": "knight", "action": "attack", "target": "bandit-1", "we
            {"combatant": "bandit-1", "action": "attack", "target": "knight", "weapon": 0}]
 # The fault loops send far more than one client's default 600/minute from one IP; a limit they never
 # reach keeps the rate-limit counting (a Redis call per request) in every request.
-UNREACHABLE_LIMIT = {"REFEREE_RATE_LIMIT": "100000000/minute", "GUNICORN_WORKERS": "2"}
+UNREACHABLE_LIMIT = {"REFEREE_IP_RATE_LIMIT": "100000000/minute", "GUNICORN_WORKERS": "2"}
 
 
 def new_encounter(url: str) -> tuple[str, dict]:

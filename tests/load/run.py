@@ -72,7 +72,8 @@ def jobs_finished(redis_url: str) -> int:
     from redis import Redis
 
     client = Redis.from_url(redis_url)
-    keys = [key for key in client.scan_iter("referee:sim:*", count=1000) if key.count(b":") == 2]
+    keys = [key for key in client.scan_iter("referee:sim:*", count=1000)
+            if key.count(b":") == 2 and key != b"referee:sim:active"]  # job records, not the active-jobs set
     return sum(1 for key in keys if client.hget(key, "state") == b"done")
 
 
@@ -95,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     env = {name: value for name, value in (("GUNICORN_WORKERS", args.workers), ("GUNICORN_THREADS", args.threads),
                                            ("GUNICORN_WORKER_CLASS", args.worker_class),
                                            ("GUNICORN_WORKER_CONNECTIONS", args.worker_connections)) if value}
-    env["REFEREE_RATE_LIMIT"] = RATE_LIMIT
+    env["REFEREE_IP_RATE_LIMIT"] = RATE_LIMIT  # keys are off: the per-IP limit is the one counted
+    env["REFEREE_MAX_JOBS_PER_CLIENT"] = "1000000"  # one client submits every job; they queue behind the worker
     with tempfile.TemporaryDirectory(prefix="referee-load-") as tmp:
         workdir = Path(tmp)
         stack = start_stack(workdir, worker=True, worker_nice=10, **env)

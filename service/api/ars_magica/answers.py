@@ -2,7 +2,8 @@
 refused beyond use, assumptions and the trace."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from marshmallow import Schema, fields
 
@@ -10,9 +11,18 @@ from service.api.schemas import RollSchema, trace_field
 from service.rules import registry
 from service.rules.ars_magica import stress
 from service.rules.dice import DiceSource
+from service.rules.errors import RulesError
 from service.rules.trace import Step
 
 RULESET_ID = "ars-magica"
+
+
+def require_body() -> None:
+    """A POST whose fields are all optional still needs its JSON object (a missing body is refused)."""
+    from flask import request
+
+    if not request.get_data(cache=True).strip():
+        raise RulesError("a JSON object body is required", ("body",))
 
 
 def options(body: dict) -> dict[str, Any]:

@@ -6,8 +6,14 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import Strict, choice, flag, integer, options_field
-from service.api.ars_magica.gear import (AbilitiesSchema, ArmorSchema, CharacteristicsSchema, PackOr, ShieldSchema,
-                                         WeaponSchema)
+from service.api.ars_magica.gear import (
+    AbilitiesSchema,
+    ArmorSchema,
+    CharacteristicsSchema,
+    PackOr,
+    ShieldSchema,
+    WeaponSchema,
+)
 from service.api.blueprint import Blueprint
 from service.api.schemas import trace_field
 from service.rules.ars_magica import ladders, totals
@@ -16,6 +22,9 @@ from service.rules.trace import Step
 blp = Blueprint("ars-magica-combatant", __name__, description="Ars Magica: a fighter's combat totals (seed 002, "
                 "Common totals).")
 MODES = ("attack_twice", "attack_and_defend", "defend_twice")
+ASSUMPTIONS = ("defence_uses", "defence_size_sign", "missile_attack_characteristic", "encumbrance_magnitude",
+               "penalties_apply", "shield_defence", "body_levels", "fatigue_levels", "weapon_pack", "armor_pack",
+               "missile_schedule_start")
 
 
 class CombatantRequestSchema(Strict):
@@ -73,6 +82,9 @@ class CombatantSchema(Schema):
     penalty = fields.Integer(required=True, metadata={"description": "Wound + fatigue penalty (<= 0)."})
     missile_rate = fields.Nested(MissileRateSchema, required=True)
     two_weapons = fields.Nested(TwoWeaponsSchema, required=True, allow_none=True)
+    assumptions = fields.List(fields.String(), required=True,
+                              metadata={"description": "Ids of the assumptions (GET /v1/rulesets/ars-magica) "
+                                                       "this answer relied on."})
     trace = trace_field()
 
 
@@ -80,6 +92,7 @@ EXAMPLE_REQUEST = {"characteristics": {"dex": 2, "qik": 1, "str": 1, "stm": 2}, 
                    "weapon": "longsword", "armor": "partial_chain", "shield": {"defence": 3}, "encumbrance": 2}
 EXAMPLE_ANSWER = {"initiative": 6, "attack": 11, "defence": 8, "damage": 12, "dodge": -1, "soak": 10, "penalty": 0,
                   "missile_rate": {"first_phase_every": 1, "second_phase_every": 2}, "two_weapons": None,
+                  "assumptions": ["defence_uses", "penalties_apply"],
                   "trace": [{"rule": "Common totals: MELEE TOTALS", "detail": "Initiative", "value": 6}]}
 
 
@@ -90,6 +103,7 @@ EXAMPLE_ANSWER = {"initiative": 6, "attack": 11, "defence": 8, "damage": 12, "do
 @blp.doc(operationId="arsMagicaCombatant")
 def combatant_view(body: dict) -> dict:
     """A fighter's Initiative, Attack, Defence, Damage, Dodge and Soak totals, penalty and missile rate."""
+    answers.require_body()
     opts = answers.options(body)
     fighter = fighter_of(body, opts)
     found = totals.totals(fighter, opts)
@@ -100,7 +114,7 @@ def combatant_view(body: dict) -> dict:
     return {"initiative": found.initiative, "attack": found.attack, "defence": found.defence,
             "damage": found.damage, "dodge": found.dodge, "soak": found.soak, "penalty": found.penalty,
             "missile_rate": totals.missile_rate(found.initiative), "two_weapons": two,
-            "trace": [s.as_dict() for s in steps]}
+            "assumptions": list(ASSUMPTIONS), "trace": [s.as_dict() for s in steps]}
 
 
 def fighter_of(body: dict, opts: dict, path: tuple = ()) -> totals.Fighter:

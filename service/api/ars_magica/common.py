@@ -2,8 +2,9 @@
 options object built from the ruleset's OptionSpecs, exact-fraction outputs and stress-die `rolls`."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from marshmallow import RAISE, Schema, fields, validate
 

@@ -27,7 +27,7 @@ class AbilitiesSchema(Strict):
 class WeaponSchema(Strict):
     """A weapon's statistics (ArM4 values; every bonus defaults to 0)."""
 
-    name = fields.String(validate=validate.Length(1, 40), metadata={"description": "A label."})
+    name = fields.String(allow_none=True, validate=validate.Length(1, 40), metadata={"description": "A label."})
     init = integer(-20, 20, "Weapon initiative bonus.")
     attack = integer(-20, 20, "Weapon attack bonus.")
     defence = integer(-20, 20, "Weapon defence bonus.")
@@ -49,13 +49,35 @@ class ShieldSchema(Strict):
     defence = integer(0, 20, "Defence bonus (to Defence and to missile ease factors).", required=True)
 
 
+def _bonus(text: str) -> dict[str, Any]:
+    return {"type": "integer", "minimum": -20, "maximum": 20, "description": text}
+
+
+SHAPES: dict[str, dict[str, Any]] = {
+    "WeaponSchema": {"type": "object", "additionalProperties": False, "description": "Weapon statistics.",
+                     "properties": {"name": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
+                                    "init": _bonus("Initiative bonus."), "attack": _bonus("Attack bonus."),
+                                    "defence": _bonus("Defence bonus."), "damage": _bonus("Damage bonus."),
+                                    "missile": {"type": "boolean", "description": "A missile weapon."},
+                                    "range": {"type": "string", "enum": list(RANGES), "description": "Range."}}},
+    "ArmorSchema": {"type": "object", "additionalProperties": False, "required": ["protection"],
+                    "description": "Armor protection.",
+                    "properties": {"protection": {"type": "integer", "minimum": 0, "maximum": 50,
+                                                  "description": "Protection added to Soak."}}},
+}
+
+
 class PackOr(fields.Field):
     """Statistics as an object, or a name in the ruleset's pack."""
 
     def __init__(self, schema: type, pack: str, **kwargs: Any):
         self.schema = schema()
-        ref = {"$ref": f"#/components/schemas/ArsMagica{schema.__name__.removesuffix('Schema')}"}
-        super().__init__(metadata={"oneOf": [ref, {"type": "string", "minLength": 1, "maxLength": 40}],
+        shape = SHAPES[schema.__name__]
+        choices = [shape, {"type": "string", "minLength": 1, "maxLength": 40}]
+        if kwargs.get("allow_none") or ("load_default" in kwargs and kwargs["load_default"] is None):
+            kwargs["allow_none"] = True
+            choices.append({"type": "null"})
+        super().__init__(metadata={"oneOf": choices,
                                    "description": f"Statistics, or a name in option `{pack}`."}, **kwargs)
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:

@@ -70,6 +70,8 @@ class MovementSchema(Schema):
     metres_per_round_exact = _paces("MetresPerRoundExact", fields.String, "Metres per round, exact fractions.")
     metres_per_second_exact = _paces("MetresPerSecondExact", fields.String, "Metres per second, exact fractions.")
     round_seconds = fields.Float(required=True, metadata={"description": "Round length (option `round_seconds`)."})
+    assumptions = fields.List(fields.String(), required=True,
+                              metadata={"description": "Ids of the assumptions this answer relied on."})
     trace = trace_field()
 
 
@@ -82,7 +84,7 @@ EXAMPLE_ANSWER = {"yards_per_round": {"walk": 10, "hustle": 16, "sprint": 34, "r
                                              "ride": "1143/25"},
                   "metres_per_second_exact": {"walk": "381/250", "hustle": "1524/625", "sprint": "6477/1250",
                                               "ride": "381/50"},
-                  "round_seconds": 6, "trace": [{"rule": "1. Movement", "detail": "walk yards per round",
+                  "round_seconds": 6, "assumptions": ["round_seconds", "movement_halving"], "trace": [{"rule": "1. Movement", "detail": "walk yards per round",
                                                  "value": 10}]}
 
 
@@ -93,6 +95,7 @@ EXAMPLE_ANSWER = {"yards_per_round": {"walk": 10, "hustle": 16, "sprint": 34, "r
 @blp.doc(operationId="arsMagicaMovement")
 def movement_post(body: dict) -> dict:
     """Yards (and metres) per round walking, hustling, sprinting and riding."""
+    answers.require_body()
     return _answer(body)
 
 
@@ -131,7 +134,9 @@ def _compute(body: dict, opts: dict) -> dict:
     return {"yards_per_round": yards, "yards_per_round_acting": movement.acting(yards),
             "metres_per_round": _floats(per_round), "metres_per_second": _floats(per_second),
             "metres_per_round_exact": _texts(per_round), "metres_per_second_exact": _texts(per_second),
-            "round_seconds": float(opts["round_seconds"]), "trace": [s.as_dict() for s in movement.steps(yards)]}
+            "round_seconds": float(opts["round_seconds"]),
+            "assumptions": ["round_seconds", "movement_halving", "body_levels", "fatigue_levels"],
+            "trace": [s.as_dict() for s in movement.steps(yards)]}
 
 
 def _penalty(body: dict, which: str, ladder: list) -> int:

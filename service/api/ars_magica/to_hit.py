@@ -6,8 +6,19 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
-from service.api.ars_magica.common import (Strict, botch_dice_schema, choice, exact_pair, exact_text, flag,
-                                           integer, options_field, outcome_schema, probability, rolls_schema)
+from service.api.ars_magica.common import (
+    Strict,
+    botch_dice_schema,
+    choice,
+    exact_pair,
+    exact_text,
+    flag,
+    integer,
+    options_field,
+    outcome_schema,
+    probability,
+    rolls_schema,
+)
 from service.api.blueprint import Blueprint
 from service.api.schemas import JsonFloat, JsonInteger, seed_field
 from service.rules.ars_magica import to_hit

@@ -304,7 +304,7 @@ class ActionDiceSchema(Schema):
     reroll_ones = JsonBoolean(required=True, metadata={"description": "The count was raised to 1: re-roll 1s."})
 
 
-CombatantSchema = _schema("SmotingCombatantSchema", "A combatant's derived values.", {
+CombatantSchema = _schema("SmotingDerivedValuesSchema", "A combatant's derived values.", {
     "action_dice": fields.Nested(ActionDiceSchema, required=True),
     "soak_dice": _pair("Soak dice {physical, mental}."),
     "movement_pool": JsonInteger(required=True, metadata={"description": "Movement dice + AGL."}),

@@ -59,16 +59,35 @@ def run(op: str, body: dict) -> tuple[int, dict]:
                                  **instance)
 
 
+def work(body: Any) -> int:
+    """An item's cost: the product of the lengths of the lists at the top of its body (at least 1)."""
+    cost = 1
+    for value in body.values() if isinstance(body, dict) else ():
+        if isinstance(value, list):
+            cost *= max(1, len(value))
+    return cost
+
+
 @blp.post("/batch")
 @blp.doc(operationId="runTacticalBatch")
 @blp.arguments(BatchRequestSchema, example=examples.BATCH)
 @blp.response(200, BatchSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 def batch(body: dict) -> dict:
-    """Run up to `max_batch_items` calculator requests; each result has its own status and body."""
-    limit = current_app.extensions["referee.config"].max_batch_items
+    """Run up to `max_batch_items` calculator requests; each result has its own status and body.
+
+    A batch's cost is bounded too: each item's work is the product of the lengths of the lists in its body
+    (strikes x armor layers, combatants, springers; 1 for an item without lists), and a batch whose items'
+    work adds up to more than `max_batch_work` is refused (422 on `items`, naming the budget).
+    """
+    config = current_app.extensions["referee.config"]
+    limit = config.max_batch_items
     if len(body["items"]) > limit:
         raise OutOfRange(f"a batch holds at most {limit} items", ("items",))
+    total = sum(work(item["body"]) for item in body["items"])
+    if total > config.max_batch_work:
+        raise OutOfRange(f"this batch's work is {total:,} (each item: the product of its lists' lengths), over the "
+                         f"server's budget of {config.max_batch_work:,} a batch; split it", ("items",))
     results = []
     for item in body["items"]:
         status, answer = run(item["op"], item["body"])

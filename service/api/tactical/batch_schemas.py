@@ -8,7 +8,7 @@ from service.api.schemas import JsonInteger
 OPS = ("to-hit", "range", "damage", "armor-wear", "pulse", "falling", "initiative", "surprise", "contest",
        "combination", "body-check", "intimidation", "stray-fire", "missile-flight", "knock-back", "melee-spacing",
        "dodge", "task", "catch", "surprise-check", "mortal-wound", "after-battle", "healing")
-HARD_LIMIT = 1000  # the schema's bound; the deployment's `max_batch_items` (default 100) is checked in the view
+HARD_LIMIT = 100  # the schema's (and the spec's) bound; a deployment's `max_batch_items` may only lower it
 
 
 class BatchItemSchema(Schema):

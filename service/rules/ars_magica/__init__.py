@@ -21,11 +21,9 @@ def _assumptions():
 
 
 def _build() -> Ruleset:
-    try:
-        from service.rules.ars_magica.engine import ENGINE
-        from service.rules.ars_magica.duel import DUEL
-    except ModuleNotFoundError:  # the engine lands after the calculators
-        ENGINE = DUEL = None
+    from service.rules.ars_magica.duel import DUEL
+    from service.rules.ars_magica.engine import ENGINE
+
     return Ruleset(
         id="ars-magica", name="Ars Magica (4th edition combat summary)",
         source="002_477d4803bb5147c1.txt: Ars Magica 4th-edition combat rules summary",

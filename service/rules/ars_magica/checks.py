@@ -2,9 +2,10 @@
 *Formulaic spell*, Extra Care, Using Vis, WORDS AND GESTURES TABLE), exactly and rolled."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.ars_magica import stress, tables
 from service.rules.ars_magica.stress import Rolled

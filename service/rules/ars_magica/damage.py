@@ -3,9 +3,11 @@ fraction; exceptional blows (EXCEPTIONAL BLOW TABLE), all-out attacks (*All-out 
 (*Brawling*), exactly and rolled."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.ars_magica import stress
 from service.rules.ars_magica.stress import Rolled
@@ -61,11 +63,17 @@ class DamageOdds:
 def damage_odds(damage: int, soak: int, botch_dice: Mapping[str, int], all_out: bool, exceptional: bool,
                 options: Mapping[str, Any]) -> DamageOdds:
     """The exact distribution of levels lost: damage + stress (a botch does nothing) against soak + stress
-    (a botch counts 0)."""
-    d = stress.stress_roll(damage, botch_dice["damage"])
-    s = stress.stress_roll(soak, botch_dice["soak"], botched_value=0)
-    doubles = options["all_out_doubles"]
-    at_least = [Fraction(1)] + [stress.greater(d, s, _threshold(n, all_out, doubles)) for n in range(1, 8)]
+    (a botch counts 0). A pure function of its arguments, so answers are remembered."""
+    return _damage_odds(damage, soak, botch_dice["damage"], botch_dice["soak"], all_out, exceptional,
+                        options["all_out_doubles"])
+
+
+@lru_cache(maxsize=4096)
+def _damage_odds(damage: int, soak: int, botch_d: int, botch_s: int, all_out: bool, exceptional: bool,
+                 doubles: str) -> DamageOdds:
+    d = stress.stress_roll(damage, botch_d)
+    s = stress.stress_roll(soak, botch_s, botched_value=0)
+    at_least = [Fraction(1)] + [stress.greater(d, s, _threshold(n, all_out, doubles)) for n in range(1, 7)]
     probs = {str(n): at_least[n] - at_least[n + 1] for n in range(6)}
     probs["6+"] = at_least[6]
     severity = None

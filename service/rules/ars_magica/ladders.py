@@ -2,7 +2,8 @@
 who can still act, read from the ladders in force (options `body_levels`, `fatigue_levels`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from service.rules.errors import RulesError
 

@@ -5,7 +5,8 @@ value is the whole table (send the whole table to override it).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.ars_magica import tables
 from service.rules.ars_magica.ladders import read_ladder
@@ -89,15 +90,15 @@ OPTIONS: dict[str, OptionSpec] = {
                        "fatigue"),
     "all_out_doubles": _enum("margin", "INF", "An all-out attack doubles the margin over soak, or the levels.",
                              "levels"),
-    "exceptional_effects": OptionSpec(tables.load("exceptional-blow")["effects"], "DEF",
+    "exceptional_effects": OptionSpec(_effects(tables.load("exceptional-blow")["effects"], ()), "DEF",
                                       "Effect of an exceptional blow by location and severity.", reader=_effects),
-    "body_levels": OptionSpec(tables.rows("body-levels"), "CORE", "The body-level ladder (ArM4).",
+    "body_levels": OptionSpec(read_ladder(tables.rows("body-levels"), ()), "CORE", "The body-level ladder (ArM4).",
                               reader=read_ladder),
-    "fatigue_levels": OptionSpec(tables.rows("fatigue-levels"), "CORE", "The fatigue-level ladder (ArM4).",
+    "fatigue_levels": OptionSpec(read_ladder(tables.rows("fatigue-levels"), ()), "CORE", "The fatigue-level ladder (ArM4).",
                                  reader=read_ladder),
-    "armor_pack": OptionSpec(tables.rows("armor"), "DEF", "Armor by name: protection (invented starter "
+    "armor_pack": OptionSpec(_armor(tables.rows("armor"), ()), "DEF", "Armor by name: protection (invented starter "
                              "values).", reader=_armor),
-    "weapon_pack": OptionSpec(tables.rows("weapons"), "DEF", "Weapons by name: init, attack, defence, damage "
+    "weapon_pack": OptionSpec(_weapons(tables.rows("weapons"), ()), "DEF", "Weapons by name: init, attack, defence, damage "
                               "bonuses (invented starter values).", reader=_weapons),
     "round_seconds": OptionSpec(6, "DEF", "Length of a combat round in seconds.", "number", minimum=1,
                                 maximum=60),

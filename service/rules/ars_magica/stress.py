@@ -10,10 +10,10 @@ the value is base + 2·T) and an `excluded` mass (a botched attack or damage rol
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Mapping
 
 from service.rules.dice import DiceSource
 from service.rules.errors import RulesError

@@ -6,9 +6,10 @@ compare each file with the seed text.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any, Callable
+from typing import Any
 
 FILES: dict[str, str] = {
     "melee-totals": "melee_totals.json",

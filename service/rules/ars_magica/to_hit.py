@@ -3,9 +3,11 @@
 with exceptional blows and botch odds, exactly; and the same rolled with a DiceSource."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping
+from functools import lru_cache
+from typing import Any
 
 from service.rules.ars_magica import stress, tables
 from service.rules.ars_magica.stress import Rolled
@@ -69,17 +71,22 @@ def melee_odds(attack: int, defence: int, mode: str, botch_dice: Mapping[str, in
                options: Mapping[str, Any]) -> Odds:
     """P(miss, hit, exceptional) of attack roll vs defence (*3. Melee*): a hit beats the defence (ties to
     option `attack_tie`), exceptional when the margin reaches option `exceptional_margin`; a botched attack
-    misses."""
-    a = stress.stress_roll(attack, botch_dice["attack"])
-    d = defence_roll(defence, mode, botch_dice["defence"])
-    beat = -1 if options["attack_tie"] == "attacker" else 0
-    landed = stress.greater(a, d, beat)
-    exceptional = stress.greater(a, d, options["exceptional_margin"] - 1)
+    misses. A pure function of its arguments, so answers are remembered."""
+    return _melee_odds(attack, defence, mode, botch_dice["attack"], botch_dice["defence"], options["attack_tie"],
+                       options["exceptional_margin"])
+
+
+@lru_cache(maxsize=4096)
+def _melee_odds(attack: int, defence: int, mode: str, botch_a: int, botch_d: int, tie: str, margin: int) -> Odds:
+    a = stress.stress_roll(attack, botch_a)
+    d = defence_roll(defence, mode, botch_d)
+    landed = stress.greater(a, d, -1 if tie == "attacker" else 0)
+    exceptional = stress.greater(a, d, margin - 1)
     probs = {"miss": 1 - landed, "hit": landed - exceptional, "exceptional": exceptional}
-    botch = {"attack": stress.botch_chance(botch_dice["attack"]),
-             "defence": Fraction(0) if mode == "total" else stress.botch_chance(botch_dice["defence"])}
+    botch = {"attack": stress.botch_chance(botch_a),
+             "defence": Fraction(0) if mode == "total" else stress.botch_chance(botch_d)}
     steps = [Step(MELEE, f"attack {attack} + stress vs defence {defence} ({mode}); hits {fmt(landed)}", landed),
-             Step(MELEE, f"exceptional when the margin is at least {options['exceptional_margin']}", exceptional)]
+             Step(MELEE, f"exceptional when the margin is at least {margin}", exceptional)]
     return Odds(probs, landed, botch, steps)
 
 
@@ -102,10 +109,15 @@ def ease_factor(shot: Missile) -> tuple[int, list[Step]]:
 def missile_odds(attack: int, ef: int, into_melee: bool, botch_dice: int, options: Mapping[str, Any]) -> Odds:
     """P(miss, friend, hit, exceptional) of a shot (*2. First Missiles*): hit iff roll >= EF; exceptional
     at EF + option `missile_exceptional_margin`; into a melee, a roll that misses only by the +3 hits a
-    friend."""
+    friend. Remembered like `melee_odds`."""
+    return _missile_odds(attack, ef, into_melee, botch_dice, options["missile_exceptional_margin"])
+
+
+@lru_cache(maxsize=4096)
+def _missile_odds(attack: int, ef: int, into_melee: bool, botch_dice: int, margin: int) -> Odds:
     a = stress.stress_roll(attack, botch_dice)
     hit = stress.at_least(a, ef)
-    exceptional = stress.at_least(a, ef + options["missile_exceptional_margin"])
+    exceptional = stress.at_least(a, ef + margin)
     friend = stress.at_least(a, ef - 3) - hit if into_melee else Fraction(0)
     probs = {"miss": 1 - hit - friend, "friend": friend, "hit": hit - exceptional, "exceptional": exceptional}
     steps = [Step(FIRE, f"attack {attack} + stress >= ease factor {ef}", hit)]

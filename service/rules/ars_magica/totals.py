@@ -2,8 +2,9 @@
 (*Two weapons*) and the missile rate (MISSILE RATE TABLE)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.ars_magica import tables
 from service.rules.errors import UnknownName

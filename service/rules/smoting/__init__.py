@@ -15,10 +15,7 @@ ASSUMPTIONS = assumptions_from(json.loads(resources.files(__package__).joinpath(
 
 
 def _ruleset() -> Ruleset:
-    try:
-        from service.rules.smoting.engine import DUEL, ENGINE
-    except ImportError:  # the round engine lands after the calculators
-        ENGINE = DUEL = None
+    from service.rules.smoting.engine import DUEL, ENGINE
     return Ruleset(id="smoting", name="Smoting thy Enemy",
                    source="003_ef89a6ad2b11b110.txt: 06. Smoting thy Enemy",
                    summary="Zoned battlefield, an action-dice countdown, d6 success pools and ranks instead of "

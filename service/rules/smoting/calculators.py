@@ -12,6 +12,7 @@ from service.rules.smoting import damage as dmg
 from service.rules.smoting import injury as inj
 from service.rules.smoting import movement as mov
 from service.rules.smoting import pools, to_hit
+from service.rules.smoting.memo import remembered
 from service.rules.trace import Step, fmt
 
 KIND_NEED = {"attribute": 1, "battle_move": 1, "zone_move": 2}
@@ -99,6 +100,16 @@ def roll_attack(body: Mapping[str, Any], o: Mapping[str, Any], attack: to_hit.At
 
 def hit(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) -> dict[str, Any]:
     """Chance to hit against dodge, parry or a live pool (smoting.md section 12.2)."""
+    found = _hit(body, o)
+    if dice is None:
+        return found
+    attack, defence, _ = hit_odds(body, o)
+    return {**found, "roll": roll_attack(body, o, attack, defence, dice)}
+
+
+@remembered
+def _hit(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
+    """The odds of `hit` (seed *Attacks*, *Defences*)."""
     attack, defence, mix = hit_odds(body, o)
     outcomes = to_hit.outcome_odds(mix)
     live = defence.pool is not None
@@ -108,8 +119,7 @@ def hit(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) 
             "chance": (outcomes["hit"], mix.exact),
             "odds": {"probabilities": (outcomes, mix.exact),
                      "extra_success_probabilities": (to_hit.extras(mix, 2 * attack.dice), mix.exact)},
-            "roll": None if dice is None else roll_attack(body, o, attack, defence, dice),
-            "assumptions": ["S1", "S2", "S3", "S6", "S7"],
+            "roll": None, "assumptions": ["S1", "S2", "S3", "S6", "S7"],
             "trace": [*attack.trace, *_mix_trace(mix, defence)]}
 
 
@@ -160,13 +170,22 @@ def body_roll_odds(bod: int, o: Mapping[str, Any]) -> Fraction:
 
 def damage(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) -> dict[str, Any]:
     """A landed blow's damage: bands, the damage table and an optional roll (smoting.md section 12.3)."""
+    found = _damage(body, o)
+    if dice is None:
+        return found
+    return {**found, "roll": roll_damage(body, o, body.get("extra_successes", 0), dice)[0]}
+
+
+@remembered
+def _damage(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
+    """The odds of `damage` (seed *Damage*, *Soak Rolls*, *Damage/Defeat*)."""
     target = _target(body)
     bands, table, exact, pool = damage_odds(body, o, body.get("extra_successes", 0))
     if target["out_of_action"]:
         survive = body_roll_odds(target["bod"], o)
         bands, exact = {"survives": survive, "kia": 1 - survive}, exact
     threshold = target["rank"] + target["bonus_ranks"]
-    roll = None if dice is None else roll_damage(body, o, body.get("extra_successes", 0), dice)[0]
+    roll = None
     trace = [Step("Damage", "damage dice after Armor Resist", pool),
              Step("Real Ranks vs Bonus Ranks", "threshold T = rank + bonus ranks", threshold)]
     return {"pool": pool, "threshold": threshold, "odds": {"probabilities": (bands, exact),
@@ -209,6 +228,15 @@ def roll_damage(body: Mapping[str, Any], o: Mapping[str, Any], extra: int,
 
 def attack(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) -> dict[str, Any]:
     """One whole attack: the hit, then the damage band, summed over the extra successes (smoting.md 12.4)."""
+    found = _attack(body, o)
+    if dice is None:
+        return found
+    return {**found, "roll": roll_whole_attack(body, o, dice)}
+
+
+@remembered
+def _attack(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
+    """The odds of `attack` (seed *Attacks*, *Damage*)."""
     atk, defence, mix = hit_odds(body, o)
     outcomes = to_hit.outcome_odds(mix)
     support, bounded = to_hit.extra_support(mix)
@@ -224,21 +252,25 @@ def attack(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | Non
         probs[heaviest] = probs.get(heaviest, Fraction(0)) + 1 - sum(probs.values(), Fraction(0))
     for name in (dmg.MENTAL_BANDS if body.get("domain") == "mental" else dmg.PHYSICAL_BANDS):
         probs.setdefault(name, Fraction(0))
-    roll = None
-    if dice is not None:
-        hit_roll = roll_attack(body, o, atk, defence, dice)
-        roll = {"attack_successes": hit_roll["attack_successes"], "extra_successes": hit_roll["extra_successes"],
-                "damage_pool": None, "damage": None, "band": hit_roll["outcome"], "stunned": False,
-                "rank_lost": False, "trauma": False, "out_of_action": False, "killed": False,
-                "outcome": hit_roll["outcome"]}
-        if hit_roll["outcome"] == "hit":
-            landed, pool = roll_damage(body, o, hit_roll["extra_successes"], dice)
-            roll.update({k: landed[k] for k in ("band", "stunned", "rank_lost", "trauma", "out_of_action", "killed")},
-                        damage_pool=pool, damage=landed["final"])
-    return {"chance": (outcomes["hit"], mix.exact), "odds": {"probabilities": (probs, exact)}, "roll": roll,
+    return {"chance": (outcomes["hit"], mix.exact), "odds": {"probabilities": (probs, exact)}, "roll": None,
             "assumptions": ["S1", "S2", "S3", "S9", "S10", "S11"],
             "trace": [*atk.trace, *_mix_trace(mix, defence),
                       Step("Special Results", "each extra success adds 2 damage dice", None)]}
+
+
+def roll_whole_attack(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource) -> dict[str, Any]:
+    """Roll the attack, then its damage when it hits (seed *Attacks*, *Damage*)."""
+    atk, defence, _ = hit_odds(body, o)
+    hit_roll = roll_attack(body, o, atk, defence, dice)
+    roll = {"attack_successes": hit_roll["attack_successes"], "extra_successes": hit_roll["extra_successes"],
+            "damage_pool": None, "damage": None, "band": hit_roll["outcome"], "stunned": False,
+            "rank_lost": False, "trauma": False, "out_of_action": False, "killed": False,
+            "outcome": hit_roll["outcome"]}
+    if hit_roll["outcome"] == "hit":
+        landed, pool = roll_damage(body, o, hit_roll["extra_successes"], dice)
+        roll.update({k: landed[k] for k in ("band", "stunned", "rank_lost", "trauma", "out_of_action", "killed")},
+                    damage_pool=pool, damage=landed["final"])
+    return roll
 
 
 def injury(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) -> dict[str, Any]:

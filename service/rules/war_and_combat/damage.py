@@ -242,14 +242,14 @@ def make_blow(cap: int, margin: int, general: str, size: int, innate: int, armor
               steps: list[Step] | None = None) -> Blow:
     """Build a landed blow from the impact cap, the attack's margin and the struck location's armor
     (*Strike Results Procedure* step 1, *Critical Hits*, *Impact Absorption*, *Penetration*; tackles ignore
-    armor)."""
+    armor and skip absorption, *Other Attack Options*)."""
     if general not in task.GENERAL:
         raise RulesError(f"unknown location {general!r}", "location")
     dice = impact_dice(cap, options)
     critical = margin >= 5
     extra = margin // 5 if critical else 0
     ignores_armor = attack_type == "tackle"
-    absorption = innate + (0 if ignores_armor else armor.get("absorption", 0))
+    absorption = 0 if ignores_armor else innate + armor.get("absorption", 0)
     limit = None if critical else ((0 if ignores_armor else armor.get("penetration_threshold", 0))
                                    - weapon.get("penetration_value", 0))
     limits = thresholds(size, options)

@@ -18,7 +18,7 @@ from service.rules.war_and_combat.state import State, read_state, write_state
 ACTIONS = ("engage", "shoot", "move", "hold", "none")
 MOVE_PACES = ("creep", "crawl", "walk", "jog", "run", "sprint", "swim")
 DICE_SIDES = {"initiative": 6, "flurry_initiative": 6, "attack": 6, "location": 6, "side": 2, "impact": 6,
-              "critical": 6, "check": 6, "stun": 1000, "coin": 6}
+              "critical": 6, "check": 6, "stun": 1000, "coin": 6, "stray": 200}
 NON_STRIKE = {"subdue": "subdual", "disarm": "disarm", "grapple": "grapple", "tackle": "tackle", "throw": "throw"}
 TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
 
@@ -64,12 +64,21 @@ class Round:
         self.moved_points: dict[str, int] = {}
         self.path_done: dict[str, int] = {}
         self.flurries: list[dict[str, Any]] = []
+        self._conditions: dict[str, tuple[tuple[int, bool], wounds.Condition]] = {}
+        # surprise (first round only, option `surprise_rule`): no actions in the first flurry, no defence
+        self.surprised = {i for i, c in self.people.items() if c["surprised"]} \
+            if state.round == 0 and state.options["surprise_rule"] == "no_first_flurry" else set()
 
     # --- what a fighter can do -------------------------------------------------------------------
     def cond(self, ident: str) -> wounds.Condition:
-        """The fighter's wounds summed up."""
+        """The fighter's wounds summed up (worked out again only when a wound or a knockout changed them)."""
         c = self.people[ident]
-        return wounds.condition(c["wounds"], c["unconscious"], self.options)
+        key = (len(c["wounds"]), c["unconscious"])
+        cached = self._conditions.get(ident)
+        if cached is None or cached[0] != key:
+            cached = (key, wounds.condition(c["wounds"], c["unconscious"], self.options))
+            self._conditions[ident] = cached
+        return cached[1]
 
     def out(self, ident: str) -> bool:
         """Out of the fight (rules document §8)."""
@@ -132,6 +141,7 @@ class Round:
             if ident in self.stunned_at_start and c["stunned_rounds"] > 0:
                 c["stunned_rounds"] -= 1
             c["actions_lost"] = 0
+            c["surprised"] = False
         self.events.add("round_ended", round=self.state.round + 1)
         new = replace(self.state, round=self.state.round + 1,
                       combatants=tuple(self.people[i] for i in self.ids))
@@ -302,7 +312,7 @@ class Round:
         turned = set()
         for ident in seq:
             c = self.people[ident]
-            self.flurry_actions[ident] = (0 if not self.can_attack(ident) else
+            self.flurry_actions[ident] = (0 if not self.can_attack(ident) or ident in self.surprised else
                                           max(0, task.actions_per_flurry(c["fighter_rank"]) - c["actions_lost"]))
             target = self.target_of(ident, group)
             if target is not None and self.can_act(ident) and \
@@ -320,11 +330,12 @@ class Round:
         while attacker is not None and guard < 500:
             guard += 1
             target = self.target_of(attacker, group)
-            if target is None or attacker in done or not self.can_attack(attacker):
+            if target is None or attacker in done:
                 done.add(attacker)
                 attacker = self.next_attacker(seq, group, done)
                 continue
-            if self.flurry_actions[attacker] == 0:
+            if self.flurry_actions[attacker] == 0 or not self.can_attack(attacker):
+                # running out of actions: an opponent with two or more left may strike one indefensible blow
                 cost = self.options["indefensible_attack_cost"]
                 if self.flurry_actions.get(target, 0) >= 2 and self.can_attack(target) \
                         and self.target_of(target, group) == attacker:
@@ -332,6 +343,8 @@ class Round:
                     if self.strike(target, attacker, group, turned, record, indefensible=True):
                         hits[target] += 1
                 done.add(attacker)
+                if len(seq) == 2:
+                    break  # a pair's flurry ends there
                 attacker = self.next_attacker(seq, group, done)
                 continue
             self.flurry_actions[attacker] -= 1
@@ -396,6 +409,8 @@ class Round:
         """The defender's state for Defense: wounds and falls first, then where the attacker stands."""
         if indefensible:
             return "defenceless"
+        if defender in self.surprised:
+            return "unaware"
         c = self.people[defender]
         state = wounds.defence_state(self.cond(defender), c["fallen"], defender in self.stunned)
         if state != "normal":
@@ -551,36 +566,48 @@ class Round:
 
     # --- missiles ---------------------------------------------------------------------------------------
     def shoot(self, ident: str, d: dict[str, Any]) -> None:
-        """One arrow at the declared target, in the movement or the adjustment phase (*Ranged Strike
-        Procedure*, MOVING TARGET MODIFIERS TO RANGED ATTACKS, *Firing Into a Mêlée*)."""
+        """One arrow at the declared target, in the movement or the adjustment phase; a miss into a melee
+        strikes at a random figure beside the target as if shot with skill -5 (*Ranged Strike Procedure*,
+        MOVING TARGET MODIFIERS TO RANGED ATTACKS, *Firing Into a Mêlée*, *Missed Shots*)."""
         target = d.get("target")
         if target not in self.people or self.out(target):
             return
-        w, t = self.weapon(ident), self.people[target]
         from fractions import Fraction
+        w = self.weapon(ident)
         distance = Fraction(hexes.distance(self.pos(ident), self.pos(target)) * 2)
         try:
             band = to_hit.missile_band(distance, Fraction(w["base_range_m"]))
         except RulesError:
             self.events.add("shot", combatant=ident, target=target, outcome="out_of_range")
             return
-        aware = self.can_act(target)
-        crowded = any(self.hostile(target, o) and o != ident and not self.out(o)
-                      and hexes.distance(self.pos(o), self.pos(target)) == 1 for o in self.ids)
-        tl = to_hit.missile_tl("aware_evading" if aware else "unaware_unmoving", band, crowded,
-                               {"fighter_rank": t["fighter_rank"], "agl_mod": t["agl_mod"]}, self.options, [])
-        bonus = (self.attack_bonus(ident, True) or 0) + (
-            task.pace_penalty(d.get("pace", "walk"), self.options) if d.get("path") else 0)
+        pace = task.pace_penalty(d.get("pace", "walk"), self.options) if d.get("path") else 0
+        bystanders = sorted(o for o in self.ids if o not in (ident, target) and not self.out(o)
+                            and hexes.distance(self.pos(o), self.pos(target)) == 1)
+        crowded = any(self.hostile(target, o) for o in bystanders)
+        rolled = self.arrow(ident, target, band, crowded, (self.attack_bonus(ident, True) or 0) + pace, False)
+        if rolled.outcome == "miss" and crowded:
+            pick = self.dice.roll("stray", 1, len(bystanders), combatant=ident).total
+            skill = self.weapon(ident)["skill"]
+            self.arrow(ident, bystanders[pick - 1], band, False,
+                       (self.attack_bonus(ident, True) or 0) - skill - 5 + pace, True)
+
+    def arrow(self, ident: str, target: str, band: str, crowded: bool, bonus: int, stray: bool) -> to_hit.Rolled:
+        """Roll one arrow against a figure and land it."""
+        t = self.people[target]
+        state = "aware_evading" if self.can_act(target) and not stray else "unaware_unmoving"
+        tl = to_hit.missile_tl(state, band, crowded, {"fighter_rank": t["fighter_rank"], "agl_mod": t["agl_mod"]},
+                               self.options, [])
         rolled = to_hit.roll(to_hit.Question("missile", tl, bonus, self._bonuses(target)), self.options, self.dice,
                              ident)
         self.events.add("shot", combatant=ident, target=target, band=band, total=rolled.total, tl=tl,
-                        outcome=rolled.outcome)
+                        outcome=rolled.outcome, stray=stray)
         entry = {"attacker": ident, "defender": target, "total": rolled.total, "tl": tl, "outcome": rolled.outcome,
                  "location": rolled.location, "severity": None, "effective_impact": None, "penetrating": None}
         if rolled.outcome == "glance":
             self.events.add("glanced", combatant=ident, target=target, location=rolled.location)
         if rolled.outcome in ("hit", "critical"):
             self.land(ident, target, rolled, entry, missile=True)
+        return rolled
 
 
 def status_of(rnd: Round | None, ident: str, person: Mapping[str, Any] | None = None,

@@ -23,11 +23,25 @@ def _skew(value: Any, path: tuple) -> dict[str, str]:
     return out
 
 
+def _rounds(value: Any, path: tuple) -> str:
+    """A number of rounds as a plain dice expression (e.g. "1d6", "2d4+1"): at most 20 dice of 2..100 sides."""
+    import re
+    text = value.replace(" ", "") if isinstance(value, str) else None
+    if text is None or len(text) > 40 or not re.fullmatch(r"[+-]?(\d*d\d+|\d+)([+-](\d*d\d+|\d+))*", text):
+        raise RulesError("must be a dice expression like \"1d6\" or \"2d4+1\"", path)
+    for count, sides in re.findall(r"(\d*)d(\d+)", text):
+        if int(count or 1) > 20 or not 2 <= int(sides) <= 100:
+            raise RulesError("at most 20 dice of 2 to 100 sides", path)
+    return text
+
+
 def _pack(kind: str):
     """A reader for an armor or weapon pack: a list of named rows of whole numbers."""
-    def read(value: Any, path: tuple) -> list[dict[str, Any]]:
+    def read(value: Any, path: tuple) -> Any:
+        if value == "default":
+            return value
         if not isinstance(value, list) or not 1 <= len(value) <= 100:
-            raise RulesError(f"a {kind} pack is a list of 1..100 rows", path)
+            raise RulesError(f"the {kind} pack is \"default\" or a list of 1..100 rows", path)
         rows = []
         for i, row in enumerate(value):
             if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"]:
@@ -75,12 +89,14 @@ SPECS: dict[str, OptionSpec] = {
     "penalties_apply_to_initiative": OptionSpec(False, "DEF", "Wound penalties also lower initiative.", "bool"),
     "initiative_tie_break": OptionSpec(["fighter_rank", "agl_mod", "coin"], "DEF", "How equal initiative totals "
                                        "are ordered, key by key.", "ordering", ("fighter_rank", "agl_mod", "coin")),
-    "stun_rounds": OptionSpec("1d6", "DOC", "Rounds a stunned fighter takes no action.", "dice"),
+    "stun_rounds": OptionSpec("1d6", "DOC", "Rounds a stunned fighter takes no action (dice).", "custom",
+                              reader=_rounds),
     "mortal_vital_dying": OptionSpec(True, "DEF", "A mortal wound to head, chest or belly leaves the victim dying "
                                      "(a limb's only destroys the limb).", "bool"),
     "combat_option_column": OptionSpec("by_effective_impact", "DEF", "How a disarm, grapple, subdual, tackle or "
                                        "throw picks its COMBAT OPTIONS column.", "enum", ("by_effective_impact",)),
-    "shock_failure_rounds": OptionSpec("1d6", "DEF", "Rounds unconscious after a failed Shock-N check.", "dice"),
+    "shock_failure_rounds": OptionSpec("1d6", "DEF", "Rounds out after a failed Shock-N check (dice).", "custom",
+                                       reader=_rounds),
     "skew_dice": OptionSpec({"high": "4d6k3", "low": "4d6kl3"}, "DEF", "What the undefined high and low skew dice "
                             "are.", "custom", reader=_skew),
     "sprint_hexes": OptionSpec(10, "DEF", "Hexes a round at a sprint.", "int", minimum=1, maximum=30),

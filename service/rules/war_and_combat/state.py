@@ -16,7 +16,7 @@ KINDS = ("swung", "thrust", "polearm", "two_handed_sword", "missile")
 ARMOR_FIELDS = ("absorption", "penetration_threshold", "defence_bonus")
 FIELDS = {"id", "side", "fighter_rank", "agl_mod", "dex_mod", "str_mod", "tactics", "strength", "size",
           "innate_absorption", "weapons", "armor", "position", "facing", "wounds", "stunned_rounds", "fallen",
-          "unconscious", "actions_lost", "disarmed"}
+          "unconscious", "actions_lost", "disarmed", "surprised"}
 WEAPON_FIELDS = {"name", "skill", "impact_mod", "impact_cap", "penetration_value", "damage_type", "range", "kind",
                  "base_range_m"}
 
@@ -30,8 +30,9 @@ class State:
     combatants: tuple[dict[str, Any], ...]
 
     def copy_combatants(self) -> dict[str, dict[str, Any]]:
-        """Private copies of every combatant by id, for a round to change."""
-        return {c["id"]: copy.deepcopy(c) for c in self.combatants}
+        """Private copies of every combatant by id, for a round to change (a round replaces `position` and
+        appends to `wounds`; weapons and armor are never changed in place)."""
+        return {c["id"]: {**c, "wounds": list(c["wounds"])} for c in self.combatants}
 
 
 def _obj(value: Any, path: tuple, allowed: set[str]) -> Mapping[str, Any]:
@@ -135,6 +136,7 @@ def read_combatant(data: Any, path: tuple, options: Mapping[str, Any], index: in
         "stunned_rounds": num("stunned_rounds", 0, 0, 1000),
         "fallen": _bool(data, "fallen", path), "unconscious": _bool(data, "unconscious", path),
         "actions_lost": num("actions_lost", 0, 0, 100), "disarmed": _bool(data, "disarmed", path),
+        "surprised": _bool(data, "surprised", path),
     }
 
 
@@ -158,10 +160,16 @@ def read_state(data: Any, path: tuple = ()) -> State:
         if spot in places:
             raise RulesError("two combatants stand in one hex", (*path, "combatants", i, "position"))
         places[spot] = i
-    return State(whole(data.get("round", 0), (*path, "round"), 0, 1_000_000), options, tuple(read))
+    return State(whole(data.get("round", 0), (*path, "round"), 0, 999_999), options, tuple(read))
 
 
 def write_state(state: State) -> dict[str, Any]:
     """The canonical JSON of a state (`read_state(write_state(s)) == s`)."""
-    return {"ruleset": "war-and-combat", "round": state.round, "options": dict(state.options),
-            "combatants": [copy.deepcopy(c) for c in state.combatants]}
+    return {"ruleset": "war-and-combat", "round": state.round, "options": copy.deepcopy(dict(state.options)),
+            "combatants": [_copy(c) for c in state.combatants]}
+
+
+def _copy(c: Mapping[str, Any]) -> dict[str, Any]:
+    """A combatant's JSON copy (its nested objects copied too, one level each)."""
+    return {**c, "weapons": [dict(w) for w in c["weapons"]], "armor": {k: dict(v) for k, v in c["armor"].items()},
+            "position": dict(c["position"]), "wounds": [dict(w) for w in c["wounds"]]}

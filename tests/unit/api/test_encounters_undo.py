@@ -6,8 +6,8 @@ import pytest
 from service.app import create_app
 from service.config import Config
 from service.sessions.encounters import Encounters
-from service.sessions.memory import MemoryEncounters
 from service.sessions.errors import Conflict
+from service.sessions.memory import MemoryEncounters
 from tests.unit.sessions.conftest import KNIGHT, fighter
 
 BANDIT = fighter("bandit-1", position={"x": 1, "y": 0}, facing=180)

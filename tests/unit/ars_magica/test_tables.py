@@ -80,7 +80,7 @@ def test_botch_tables_have_the_seed_indices(seed):
     attack = seed[seed.index("Attack/Defence Botches"):seed.index("Damage/Soak Botches")]
     damage = seed[seed.index("Damage/Soak Botches"):seed.index("Magic Botch Suggestion Table")]
     for text, name in ((attack, "botch-attack-defence"), (damage, "botch-damage-soak")):
-        indices = [int(m) for m in re.findall(r"^(\d+)\+? ", text, re.M)]
+        indices = [int(m) for m in re.findall(r"^(\d+)\+? ", text, re.MULTILINE)]
         assert indices == [row["index"] for row in tables.rows(name)]
 
 

