@@ -166,7 +166,8 @@ class MovementRequestSchema(Strict):
 class MovementQuerySchema(Strict):
     """A pace and impaired legs (query parameters)."""
 
-    pace = choice(movement.MOVE_PACES, "Pace.", required=True)
+    pace = fields.String(required=True, validate=validate.OneOf(movement.MOVE_PACES),
+                         metadata={"description": "Pace.", "example": "jog"})
     legs_impaired = fields.Integer(load_default=0, validate=validate.Range(0, 2),
                                    metadata={"description": "Impaired legs."})
 
