@@ -14,13 +14,21 @@ def required_only(value: Any, schema: dict, spec: dict) -> Any:
     schema = _resolve(schema, spec)
     for key in ("anyOf", "oneOf"):
         if key in schema:
-            schema = _resolve(schema[key][0], spec)
+            choices = [_resolve(choice, spec) for choice in schema[key]]
+            schema = next((c for c in choices if _fits(value, c)), choices[0])
     if isinstance(value, dict) and "properties" in schema:
         required = set(schema.get("required", []))
         return {k: required_only(v, schema["properties"].get(k, {}), spec) for k, v in value.items() if k in required}
     if isinstance(value, list) and "items" in schema:
         return [required_only(item, schema["items"], spec) for item in value]
     return value
+
+
+def _fits(value: Any, schema: dict) -> bool:
+    """Whether `value` looks like an instance of the object schema `schema` (its ruleset's shape)."""
+    if not isinstance(value, dict) or "properties" not in schema:
+        return False
+    return set(schema.get("required", [])) <= value.keys() <= schema["properties"].keys()
 
 
 def _resolve(schema: dict, spec: dict) -> dict:

@@ -65,7 +65,9 @@ EXAMPLE_ANSWER = {"round": 1, "seed": 4, "initiative": [{"combatant": "irishman"
 
 
 @blp.post("/rounds/resolve")
-@blp.arguments(RoundRequestSchema)
+@blp.arguments(RoundRequestSchema, example={
+    "state": {"round": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_FOE]},
+    "declarations": [EXAMPLE_DECLARATION], "seed": 4})
 @blp.response(200, RoundResolvedSchema, example=EXAMPLE_ANSWER)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="arsMagicaResolveRound")
