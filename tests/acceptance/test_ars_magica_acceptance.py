@@ -207,7 +207,7 @@ def test_missile_fire_table_ease_factors(client, missile, ease_factor):
 def test_missile_exceptional_hit_at_ten_over_the_ease_factor(client):
     body = post(client, "/to-hit", {"attack": 10, "missile": {"distance_yd": 30}})  # EF 6
     assert frac(body["probabilities_exact"]["exceptional"]) == tail_s(6)
-    assert body["probabilities_exact"]["exceptional"] == "169/1000"
+    assert body["probabilities_exact"]["exceptional"] == "49/100"
     roll = post(client, "/to-hit", {"attack": 10, "missile": {"distance_yd": 30}, "rolls": {"attack": [6]}})["roll"]
     assert roll["outcome"] == "exceptional" and roll["margin"] == 10 and roll["defence_roll"] is None
     roll = post(client, "/to-hit", {"attack": 10, "missile": {"distance_yd": 30}, "rolls": {"attack": [5]}})["roll"]
@@ -249,7 +249,7 @@ def test_seed_is_echoed_and_repeatable(client):
 
 
 @pytest.mark.parametrize(("damage_face", "soak_face", "levels"), [
-    (4, 9, 0), (4, 4, 0), (5, 4, 1), (9, 4, 1), (9, 3, 2), ([1, 0], 9, 3), ([1, 1, 0], 2, 10)])
+    (4, 9, 0), (4, 4, 0), (5, 4, 1), (9, 4, 1), (9, 3, 2), ([1, 0], 9, 3), ([1, 1, 0], 2, 8)])
 def test_damage_levels_every_five_or_fraction(client, damage_face, soak_face, levels):
     faces = damage_face if isinstance(damage_face, list) else [damage_face]
     body = post(client, "/damage", {"damage": 10, "soak": 10, "rolls": {"damage": faces, "soak": [soak_face]}})
@@ -304,16 +304,17 @@ def test_brawling_margin_eleven_to_fifteen(client):
     assert roll["margin"] == 11 and roll["levels"] == 3 and roll["fatigue_levels"] == 2 and roll["body_levels"] == 1
 
 
-@pytest.mark.parametrize(("location", "soak_face", "severity", "effect"), [
-    ("leg", 9, "minor", "movement_half"),          # seed: one level to a leg, movement 50%
-    ("head", 4, "major", "unconscious_15_min"),     # two levels to the head, unconscious 15 minutes
-    ("arm", 2, "grave", "arm_maimed_penalty_5")])   # three to an arm, cut off or maimed
-def test_exceptional_blow_table_examples(client, location, soak_face, severity, effect):
-    body = post(client, "/damage", {"damage": 10, "soak": 14, "protection": 4, "exceptional": True,
-                                    "location": location, "rolls": {"damage": [5], "soak": [soak_face]}})
+@pytest.mark.parametrize(("location", "damage", "severity", "effect"), [
+    ("leg", 8, "minor", "movement_half"),          # seed: one level to a leg, movement 50%
+    ("head", 13, "major", "unconscious_15_min"),    # two levels to the head, unconscious 15 minutes
+    ("arm", 18, "grave", "arm_maimed_penalty_5")])  # three to an arm, cut off or maimed
+def test_exceptional_blow_table_examples(client, location, damage, severity, effect):
+    body = post(client, "/damage", {"damage": damage, "soak": 14, "protection": 4, "exceptional": True,
+                                    "location": location, "rolls": {"damage": [5], "soak": [2]}})
     assert body["soak_total"] == 10
     roll = body["roll"]
-    assert roll["soak_roll"] == 10 + soak_face and roll["severity"] == severity and roll["effect"] == effect
+    assert roll["soak_roll"] == 12 and roll["margin"] == damage - 7
+    assert roll["severity"] == severity and roll["effect"] == effect
     assert set(body["severity_probabilities"]) == {"none", "minor", "major", "grave"}
     assert sum(frac(v) for v in body["severity_probabilities_exact"].values()) == 1
     assert_exact_pairs(body)
