@@ -625,3 +625,91 @@ def test_round_errors(client):
         {"combatant": "irishman", "role": "initiative", "faces": [10]}]}, 422)
     assert any(e["field"].startswith("rolls.0") for e in body["errors"])
     post(client, "/rounds/resolve", {"declarations": []}, 422)
+
+
+def test_round_missile_rate_schedules(client):
+    # MISSILE RATE TABLE: init 8 (+1..+10) first every round, second 1, 3, 5...; init 15 both every round;
+    # init -15 every second round (1, 3, 5...); init -20 every third round (1, 4, 7)
+    def shooter(ident, qik, init):
+        return {"id": ident, "side": "red", "characteristics": {"per": -10, "qik": qik},
+                "abilities": {"weapon": 10 if init > -10 else 0},
+                "weapon": {"init": init, "attack": 3, "damage": 7, "missile": True}}
+    people = [shooter("archer", 3, -5), shooter("fast", 10, -5), shooter("slow", -5, -15), shooter("mid", -5, -10),
+              {"id": "foe", "side": "blue", "characteristics": {"stm": 10}, "weapon": "mace", "armor": "plate",
+               "position_yd": 1000}]
+    state = {"ruleset": "ars-magica", "round": 0, "options": {}, "combatants": people}
+    declarations = [{"combatant": c, "action": "missile", "target": "foe"} for c in ("archer", "fast", "slow", "mid")]
+    seen = []
+    for number in range(7):
+        body = post(client, "/rounds/resolve", {"state": state, "seed": number, "declarations": declarations})
+        seen.append((set(body["missile_phases"]["first"]), set(body["missile_phases"]["second"])))
+        state = body["state"]
+    first = [{"fast", "archer", "mid", "slow"}, {"fast", "archer"}, {"fast", "archer", "mid"},
+             {"fast", "archer", "slow"}, {"fast", "archer", "mid"}, {"fast", "archer"},
+             {"fast", "archer", "mid", "slow"}]
+    second = [{"fast", "archer"}, {"fast"}] * 3 + [{"fast", "archer"}]
+    assert [f for f, _ in seen] == first and [s for _, s in seen] == second
+
+
+def test_round_all_out_attack_after_a_preparing_round(client):
+    state = fighters(two={"armor": "plate"})
+    body = post(client, "/rounds/resolve", {"state": state, "seed": 1, "declarations": [
+        {"combatant": "irishman", "action": "all_out_prepare"}]})
+    assert [e for e in body["events"] if e["type"] == "attack_rolled"] == []
+    ready = body["state"]
+    assert [c["stance"] for c in ready["combatants"] if c["id"] == "irishman"] == ["all_out_ready"]
+    rolls = [{"combatant": "irishman", "role": "initiative", "faces": [9]},
+             {"combatant": "saxon", "role": "initiative", "faces": [2]}]
+    body = post(client, "/rounds/resolve", {"state": ready, "seed": 2, "rolls": rolls, "declarations": [
+        {"combatant": "irishman", "action": "all_out_attack", "target": "saxon"},
+        {"combatant": "saxon", "action": "attack", "target": "irishman", "hold_ground": True}]})
+    attacks = {e["combatant"]: e for e in body["events"] if e["type"] == "attack_rolled"}
+    assert attacks["irishman"]["attack_total"] == 1 + 6 + 2 + 3  # Dex + skill + shortsword + all-out
+    assert attacks["saxon"]["defence_total"] == 5 + 1 - 2 or attacks["irishman"]["defence_total"] == 5 + 1 - 2
+    assert attacks["saxon"]["defence_mode"] == "total"  # no defence roll for the all-out attacker
+    damage = [e for e in body["events"] if e["type"] == "damage_rolled" and e["combatant"] == "irishman"]
+    if damage:
+        assert damage[0]["levels"] == max(0, ceil(2 * damage[0]["margin"] / 5))
+    fatigue = [e for e in body["events"] if e["type"] == "fatigue_rolled" and e["combatant"] == "irishman"]
+    assert fatigue and fatigue[0]["ease_factor"] == 6
+    assert not [e for e in body["events"] if e["type"] == "pushed_back"]
+
+
+def test_round_desperate_defence_rolls_against_every_attack(client):
+    people = [{"id": "a", "side": "red", "abilities": {"weapon": 5}, "weapon": "mace", "engaged_with": ["d"]},
+              {"id": "b", "side": "red", "abilities": {"weapon": 5}, "weapon": "mace", "engaged_with": ["d"]},
+              {"id": "d", "side": "blue", "abilities": {"weapon": 5}, "weapon": "longsword", "armor": "plate",
+               "characteristics": {"stm": 10}, "engaged_with": ["a", "b"]}]
+    state = {"ruleset": "ars-magica", "round": 0, "options": {}, "combatants": people}
+    attacks = [{"combatant": "a", "action": "attack", "target": "d"},
+               {"combatant": "b", "action": "attack", "target": "d"}]
+    plain = post(client, "/rounds/resolve", {"state": state, "seed": 5,
+                                             "declarations": [*attacks, {"combatant": "d", "action": "defend"}]})
+    modes = [e["defence_mode"] for e in plain["events"] if e["type"] == "attack_rolled"]
+    assert sorted(modes) == ["roll", "total"]  # one defence roll a round, the other attack meets the total
+    assert {e["defence_total"] for e in plain["events"] if e["type"] == "attack_rolled"} == {7}
+    desperate = post(client, "/rounds/resolve", {"state": state, "seed": 5, "declarations": [
+        *attacks, {"combatant": "d", "action": "desperate_defence"}]})
+    rolled = [e for e in desperate["events"] if e["type"] == "attack_rolled"]
+    assert [e["defence_mode"] for e in rolled] == ["roll", "roll"]
+    assert {e["defence_total"] for e in rolled} == {13}
+
+
+def test_round_knock_out_is_reported_once(client):
+    archer = {"id": "archer", "side": "red", "characteristics": {"per": 10, "qik": 3}, "abilities": {"weapon": 10},
+              "weapon": "short_bow"}
+    foe = {"id": "foe", "side": "blue", "weapon": "mace", "position_yd": 30}
+    state = {"ruleset": "ars-magica", "round": 0, "options": {}, "combatants": [archer, foe]}
+    # attack 10 + 10 + 3 = 23 against EF 6: an exceptional hit to the head; damage 10 + 7 + 2 against soak 0 + 9:
+    # two levels, major: unconscious (the fatigue ladder's last rung) - one out_of_fight event
+    body = post(client, "/rounds/resolve", {"state": state, "declarations": [
+        {"combatant": "archer", "action": "missile", "target": "foe", "location": "head"}],
+        "rolls": [{"combatant": "archer", "role": "missile", "faces": [9]},
+                  {"combatant": "archer", "role": "damage", "faces": [2]},
+                  {"combatant": "foe", "role": "soak", "faces": [9]}], "seed": 3})
+    fired = [e for e in body["events"] if e["type"] == "missile_fired"]
+    assert fired[0]["outcome"] == "exceptional" and fired[0]["ease_factor"] == 6
+    blow = [e for e in body["events"] if e["type"] == "exceptional_blow"]
+    assert blow[0]["severity"] == "major" and blow[0]["effect"] == "unconscious_15_min"
+    out = [e for e in body["events"] if e["type"] == "out_of_fight"]
+    assert len(out) == 1 and out[0]["combatant"] == "foe"
