@@ -44,6 +44,43 @@ def missile_chance(attack: int, ef: int, botch_dice: int = 1) -> Fraction:
     return tail_s(need, botch_dice)
 
 
+TENTH = Fraction(1, 10)
+CHAIN = range(2, 11)  # what a re-roll after a 1 counts (0 reads 10)
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@cache
+def pair_chain(k: int) -> Fraction:
+    """P(T1 - T2 > k) for two independent chains (§2: E(K) = c(K) + E(floor(K/2))/100)."""
+    c = sum(Fraction(1, 100) for v1 in CHAIN for v2 in CHAIN if v1 - v2 > k)
+    c += sum(Fraction(1, 100) * tail_t((k + v2) // 2 + 1) for v2 in CHAIN)  # 2*T1 > k + v2
+    c += sum(Fraction(1, 100) * (1 - tail_t(ceil_div(v1 - k, 2))) for v1 in CHAIN)  # v1 - 2*T2 > k
+    if k // 2 == k:
+        return c * 100 / 99
+    return c + pair_chain(k // 2) / 100
+
+
+def beat(attack: int, defence: int | None, margin: int, botch_attack: int = 1, botch_defence: int = 1) -> Fraction:
+    """P(attack roll - defence roll > margin); a botched attack fails, a botched defence reads 0 (§2).
+    `defence` None: the defender has no die (a bare total is given as `margin` offset by the caller)."""
+    clean_a = TENTH * Fraction(9, 10) ** botch_attack
+    clean_d = TENTH * Fraction(9, 10) ** botch_defence
+    a_points = [(attack + f, TENTH) for f in range(2, 10)] + [(attack, clean_a)]
+    d_points = [(defence + f, TENTH) for f in range(2, 10)] + [(defence, clean_d), (0, TENTH - clean_d)]
+    total = Fraction(0)
+    for x, px in a_points:
+        for y, py in d_points:
+            total += px * py * (x - y > margin)
+        total += px * TENTH * (1 - tail_t(ceil_div(x - defence - margin, 2)))  # x - (D + 2T) > m
+    for y, py in d_points:
+        total += TENTH * py * tail_t((y + margin - attack) // 2 + 1)  # A + 2T - y > m
+    total += Fraction(1, 100) * pair_chain((defence + margin - attack) // 2)
+    return total
+
+
 def frac(text: str) -> Fraction:
     assert EXACT.match(text), text
     value = Fraction(text)
@@ -107,6 +144,18 @@ def test_to_hit_against_a_defence_total_is_a_single_stress_die(client):
         assert body["botch_probabilities_exact"]["defence"] == "0/1"
         exceptional = tail_s(defence - attack + 15)
         assert frac(body["probabilities_exact"]["exceptional"]) == exceptional
+
+
+@pytest.mark.parametrize(("attack", "defence", "botches"), [
+    (10, 8, (1, 1)), (5, 12, (1, 1)), (0, 0, (1, 1)), (12, 3, (2, 0)), (3, 25, (1, 3)), (20, 20, (0, 0))])
+def test_to_hit_melee_roll_against_roll_exactly(client, attack, defence, botches):
+    body = post(client, "/to-hit", {"attack": attack, "defence": defence,
+                                    "botch_dice": {"attack": botches[0], "defence": botches[1]}})
+    assert frac(body["chance_exact"]) == beat(attack, defence, 0, *botches)
+    assert frac(body["probabilities_exact"]["exceptional"]) == beat(attack, defence, 14, *botches)
+    tie = post(client, "/to-hit", {"attack": attack, "defence": defence, "options": {"attack_tie": "attacker"},
+                                   "botch_dice": {"attack": botches[0], "defence": botches[1]}})
+    assert frac(tie["chance_exact"]) == beat(attack, defence, -1, *botches)
 
 
 def test_to_hit_surprised_has_no_defence_total(client):
