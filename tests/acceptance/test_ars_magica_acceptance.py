@@ -762,3 +762,60 @@ def test_round_knock_out_is_reported_once(client):
     assert blow[0]["severity"] == "major" and blow[0]["effect"] == "unconscious_15_min"
     out = [e for e in body["events"] if e["type"] == "out_of_fight"]
     assert len(out) == 1 and out[0]["combatant"] == "foe"
+
+
+def botched_attack(client, index_faces):
+    state = fighters()
+    rolls = [{"combatant": "irishman", "role": "initiative", "faces": [9]},
+             {"combatant": "saxon", "role": "initiative", "faces": [2]},
+             {"combatant": "irishman", "role": "attack", "faces": [0]},
+             {"combatant": "irishman", "role": "botch", "faces": [0]},
+             {"combatant": "irishman", "role": "botch_index", "faces": index_faces}]
+    return post(client, "/rounds/resolve", {"state": state, "seed": 1, "rolls": rolls, "declarations": [
+        {"combatant": "irishman", "action": "attack", "target": "saxon"}]})
+
+
+def test_round_attack_botch_table_entries(client):
+    # Combat Botch Result Table, read with a stress die whose 0 counts 10: [1, 1, 9] is 36 -> unconscious
+    body = botched_attack(client, [1, 1, 9])
+    attack = [e for e in body["events"] if e["type"] == "attack_rolled"][0]
+    assert attack["attack_roll"] == 0 and attack["outcome"] == "miss"
+    botched = [e for e in body["events"] if e["type"] == "botched"][0]
+    assert botched["combatant"] == "irishman" and botched["index"] == 36
+    out = [e for e in body["events"] if e["type"] == "out_of_fight"]
+    assert out and out[0]["combatant"] == "irishman" and out[0]["status"] == "unconscious"
+    # [1, 2] is 4: -3 attack and defence next round
+    body = botched_attack(client, [1, 2])
+    irishman = [c for c in body["state"]["combatants"] if c["id"] == "irishman"][0]
+    assert sorted((e["kind"], e["value"], e["from"], e["until"]) for e in irishman["effects"]) == [
+        ("attack", -3, 2, 2), ("defence", -3, 2, 2)]
+    # a bare 0 on the index die counts 10 (no botch): the entry for 10
+    assert [e for e in botched_attack(client, [0])["events"] if e["type"] == "botched"][0]["index"] == 10
+
+
+def test_botch_tables_are_indexed_like_a_stress_die(client):
+    indices = [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 40, 48, 56, 64, 72, 80]
+    for name in ("botch-attack-defence", "botch-damage-soak"):
+        assert [row["index"] for row in table(client, name)["rows"]] == indices
+
+
+def test_missile_fire_and_brawling_tables(client):
+    fire = table(client, "missile-fire")
+    assert fire["base"] == 6 and fire["into_melee"] == 3 and fire["obscured"] == 3
+    assert [(d["max_yd"], d["modifier"], d["spell_modifier"]) for d in fire["distance"]] == [
+        (15, -3, 0), (50, 0, 3), (200, 6, 6), (None, 12, 12)]
+    assert fire["target_movement"] == {"still": 0, "walking": 0, "hustling": 3, "sprinting": 6}
+    brawl = {row["maneuver"]: row for row in table(client, "brawling-maneuvers")["rows"]}
+    assert {name: (row["attacker"], row["resisting"], row["resisting_bonus"]) for name, row in brawl.items()} == {
+        "throw": (["str", "size", "brawl"], ["dex", "size", "brawl"], 6),
+        "tackle": (["str", "size", "brawl"], ["dex", "size", "brawl"], 0),
+        "wrest_weapon": (["str", "size", "brawl"], ["str", "brawl"], 6),
+        "immobilise": (["str", "size", "brawl"], ["str", "brawl"], 6)}
+
+
+def test_ruleset_is_listed(client):
+    listed = {r["id"]: r for r in client.get("/v1/rulesets").get_json()["rulesets"]}
+    about = listed["ars-magica"]
+    assert set(about) >= {"id", "name", "source", "summary", "href"}
+    assert client.get(about["href"]).status_code == 200
+    assert client.get("/v1/rulesets/ars-magica/tables/nope").status_code == 404
