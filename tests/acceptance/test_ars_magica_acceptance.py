@@ -30,9 +30,8 @@ def tail_t(x: int) -> Fraction:
 
 def tail_s(x: int, botch_dice: int = 1) -> Fraction:
     """P(stress die >= x, unbotched), a botched roll excluded."""
-    zero = Fraction(1, 10) * Fraction(9, 10) ** botch_dice
-    if x <= 0:
-        return 1 - Fraction(1, 10) * (1 - Fraction(9, 10) ** botch_dice) if x <= 0 else zero
+    if x <= 0:  # every face but a botched 0
+        return 1 - Fraction(1, 10) * (1 - Fraction(9, 10) ** botch_dice)
     return Fraction(sum(1 for v in range(2, 10) if v >= x), 10) + tail_t(-(-x // 2)) / 10
 
 
@@ -819,3 +818,17 @@ def test_ruleset_is_listed(client):
     assert set(about) >= {"id", "name", "source", "summary", "href"}
     assert client.get(about["href"]).status_code == 200
     assert client.get("/v1/rulesets/ars-magica/tables/nope").status_code == 404
+
+
+def test_check_formulaic_tie_option_and_botch_dice(client):
+    assert "level" in {e["field"] for e in post(client, "/check", {"kind": "formulaic", "technique": 5}, 422)["errors"]}
+    base = {"kind": "formulaic", "level": 15, "technique": 5, "form": 5}
+    tie = post(client, "/check", dict(base, rolls={"roll": [5]}, options={"spell_tie": "fatigue"}))
+    assert tie["roll"] == {"roll": 15, "botches": 0, "outcome": "success_fatigue"}
+    assert frac(tie["probabilities_exact"]["success"]) == tail_s(6)
+    assert post(client, "/check", dict(base, rolls={"roll": [5]}))["roll"]["outcome"] == "success"
+    fatigue = post(client, "/check", {"kind": "fatigue", "stamina": 1, "botch_dice": 2,
+                                      "rolls": {"roll": [0], "botch": [4, 0]}})
+    assert fatigue["botch_dice"] == 2 and fatigue["roll"] == {"roll": 0, "botches": 1, "outcome": "botch"}
+    assert fatigue["probabilities_exact"]["botch"] == "19/1000"
+    assert frac(fatigue["probabilities_exact"]["success"]) == tail_s(5)
