@@ -93,7 +93,7 @@ EXAMPLE_ANSWER = {"total": 15, "ease_factor": 15, "botch_dice": 1, "chance": 0.9
                   "probabilities_exact": {"success": "909/1000", "success_fatigue": "9/100", "failure": "0/1",
                                           "botch": "1/1000"},
                   "roll": {"roll": 22, "botches": 0, "outcome": "success"},
-                  "dice": [{"role": "roll", "expression": "stress d10", "dice": [7], "total": 7, "supplied": False}],
+                  "dice": [{"role": "roll", "expression": "1d10", "dice": [7], "total": 7, "supplied": False}],
                   "seed": 3, "assumptions": ["stress_die", "spell_tie"],
                   "trace": [{"rule": "5. Magic: Formulaic spell", "detail": "casting total", "value": 15}]}
 

@@ -101,8 +101,8 @@ EXAMPLE_ANSWER = {"damage_total": 14, "soak_total": 8, "chance": 0.69, "chance_e
                   "roll": {"damage_roll": 21, "soak_roll": 12, "margin": 9, "levels": 2, "body_levels": 2,
                            "fatigue_levels": 0, "severity": None, "effect": None, "damage_botches": 0,
                            "soak_botches": 0},
-                  "dice": [{"role": "damage", "expression": "stress d10", "dice": [7], "total": 7, "supplied": False},
-                           {"role": "soak", "expression": "stress d10", "dice": [4], "total": 4, "supplied": False}],
+                  "dice": [{"role": "damage", "expression": "1d10", "dice": [7], "total": 7, "supplied": False},
+                           {"role": "soak", "expression": "1d10", "dice": [4], "total": 4, "supplied": False}],
                   "seed": 11, "assumptions": ["stress_die"],
                   "trace": [{"rule": "3. Melee", "detail": "damage 14 + stress against soak 8 + stress", "value": 0.69}]}
 

@@ -56,6 +56,13 @@ class RoundResolvedSchema(RoundResponseBase):
     state = fields.Nested(EncounterStateSchema, required=True, metadata={"description": "The state after the round."})
 
 
+EXAMPLE_REQUEST = {"state": {"ruleset": "ars-magica", "round": 0, "options": {},
+                             "combatants": [dict(EXAMPLE_COMBATANT, engaged_with=["saxon"]),
+                                            dict(EXAMPLE_FOE, engaged_with=["irishman"])]},
+                   "declarations": [EXAMPLE_DECLARATION,
+                                    {"combatant": "saxon", "action": "attack", "target": "irishman"}],
+                   "seed": 4}
+
 EXAMPLE_ANSWER = {"round": 1, "seed": 4, "initiative": [{"combatant": "irishman", "total": 9, "roll": 6, "value": 15},
                                                        {"combatant": "saxon", "total": 5, "roll": 3, "value": 8}],
                   "melee_order": ["irishman"], "missile_phases": {"first": [], "second": []},
@@ -65,9 +72,7 @@ EXAMPLE_ANSWER = {"round": 1, "seed": 4, "initiative": [{"combatant": "irishman"
 
 
 @blp.post("/rounds/resolve")
-@blp.arguments(RoundRequestSchema, example={
-    "state": {"round": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_FOE]},
-    "declarations": [EXAMPLE_DECLARATION], "seed": 4})
+@blp.arguments(RoundRequestSchema, example=EXAMPLE_REQUEST)
 @blp.response(200, RoundResolvedSchema, example=EXAMPLE_ANSWER)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="arsMagicaResolveRound")

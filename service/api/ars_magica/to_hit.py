@@ -140,7 +140,7 @@ EXAMPLE_ANSWER = {"mode": "melee", "attack_total": 13, "defence_total": 9, "ease
                   "botch_probabilities_exact": {"attack": "1/100", "defence": "1/100"},
                   "roll": {"attack_roll": 19, "defence_roll": 14, "attack_botches": 0, "defence_botches": 0,
                            "margin": 5, "outcome": "hit"},
-                  "dice": [{"role": "attack", "expression": "stress d10", "dice": [6], "total": 6,
+                  "dice": [{"role": "attack", "expression": "1d10", "dice": [6], "total": 6,
                             "supplied": False}], "seed": 7, "assumptions": ["stress_die", "attack_tie"],
                   "trace": [{"rule": "3. Melee", "detail": "attack 13 + stress vs defence 9 (roll)", "value": 0.63}]}
 

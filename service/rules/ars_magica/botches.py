@@ -25,7 +25,7 @@ def roll_index(dice: DiceSource, combatant: str | None) -> int:
         faces.append(face)
         every.append(supplied)
     value = multiplier * (10 if face == 0 else face)
-    dice.record("botch_index", "stress d10 (0 = 10)", faces, value, all(every), combatant)
+    dice.record("botch_index", "1d10", faces, value, all(every), combatant)
     return value
 
 

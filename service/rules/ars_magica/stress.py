@@ -165,12 +165,12 @@ def roll_stress(dice: DiceSource, role: str, botch_dice: int, botch_role: str,
         faces.append(face)
         every.append(supplied)
     value = 0 if len(faces) == 1 and face == 0 else multiplier * (10 if face == 0 and len(faces) > 1 else face)
-    dice.record(role, "stress d10", faces, value, all(every), combatant)
+    dice.record(role, "1d10", faces, value, all(every), combatant)
     botch_faces: tuple[int, ...] = ()
     if len(faces) == 1 and face == 0 and botch_dice > 0:
         taken = [dice.take(botch_role, 10, combatant, first=0) for _ in range(botch_dice)]
         botch_faces = tuple(f for f, _ in taken)
-        dice.record(botch_role, f"{botch_dice}d10 botch", botch_faces, sum(1 for f in botch_faces if f == 0),
+        dice.record(botch_role, f"{botch_dice}d10", botch_faces, sum(1 for f in botch_faces if f == 0),
                     all(s for _, s in taken), combatant)
     return Rolled(tuple(faces), value, botch_faces)
 

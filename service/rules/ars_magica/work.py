@@ -88,7 +88,8 @@ class Round:
         if person[key] < target:
             self.lose(ident, body=target - person[key] if ladder == "body" else 0,
                       fatigue=target - person[key] if ladder == "fatigue" else 0, cause=cause)
-        self._maybe_out(ident, was)
+        else:  # `lose` already reports him out of the fight; report it once
+            self._maybe_out(ident, was)
 
     def _maybe_out(self, ident: str, was: bool) -> None:
         if was and not self.able(ident):

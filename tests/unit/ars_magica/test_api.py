@@ -140,4 +140,4 @@ def test_catalogue_lists_options_assumptions_and_tables(client):
     names = {t["name"] for t in about["tables"]}
     assert {"missile-rate", "missile-fire", "botch-attack-defence", "weapons", "armor"} <= names
     rate = client.get("/v1/rulesets/ars-magica/tables/missile-rate").get_json()
-    assert rate["data"]["rows"][0] == {"min": None, "max": -20, "first_phase_every": 3, "second_phase_every": None}
+    assert rate["data"][0] == {"min": None, "max": -20, "first_phase_every": 3, "second_phase_every": None}

@@ -72,7 +72,7 @@ def test_a_roll_from_supplied_faces_chains_and_botches():
     assert (a.faces, a.value, a.botched) == ((1, 1, 4), 16, False)
     assert (d.value, d.botches, d.total(12)) == (0, 1, 0)
     assert [r["role"] for r in dice.dice()] == ["attack", "defence", "defence_botch"]
-    assert dice.dice()[0] == {"role": "attack", "expression": "stress d10", "dice": [1, 1, 4], "total": 16,
+    assert dice.dice()[0] == {"role": "attack", "expression": "1d10", "dice": [1, 1, 4], "total": 16,
                               "supplied": True}
 
 
