@@ -67,6 +67,8 @@ class CalledShotSchema(Strict):
 
 DefenceBonusSchema = Strict.from_dict({loc: whole(0, 20, f"Armor defence bonus of the {loc}.") for loc in GENERAL},
                                       name="WarAndCombatDefenceBonusSchema")
+DefenceBonusSchema.__doc__ = ("Armor defence bonus by general location (0-20): near hits on that location glance "
+                              "off; a missing location is 0.")
 
 
 class ToHitFieldsSchema(Strict):
@@ -196,6 +198,7 @@ class ArmorPieceSchema(Strict):
 
 ArmorSchema = Strict.from_dict({loc: fields.Nested(ArmorPieceSchema, metadata={"description": f"Armor on the {loc}."})
                                 for loc in GENERAL}, name="WarAndCombatArmorSchema")
+ArmorSchema.__doc__ = "Armor by general location: any subset; a missing location has no armor."
 
 
 class TargetSchema(Strict):
@@ -267,7 +270,8 @@ class DamageSchema(Strict):
     impact_expression = fields.String(required=True, metadata={"description": "The whole impact roll."})
     absorption = whole(0, 1000, "Absorption applied (0 on a critical).", required=True)
     penetration_limit = whole(-1000, 1000, "PT - PV (null on a critical).", required=True, allow_none=True)
-    thresholds = fields.Nested(ThresholdsSchema, required=True)
+    thresholds = fields.Nested(ThresholdsSchema, required=True,
+                               metadata={"description": "The target size's damage thresholds."})
     probabilities = probabilities_field("Exclusive results over the impact dice.")
     probabilities_exact = exact_field("The same")
     combat_option_probabilities = fields.Dict(keys=fields.String(), values=fields.Float(), allow_none=True,
@@ -309,10 +313,12 @@ class AttackRollSchema(Strict):
     location = fields.String(required=True, allow_none=True, metadata={"description": "Specific location."})
     impact = whole(-1000, 10_000, "Impact rolled (null unless landed).", required=True, allow_none=True)
     effective_impact = whole(-1000, 10_000, "Effective impact.", required=True, allow_none=True)
-    penetrating = JsonBoolean(required=True, allow_none=True)
+    penetrating = JsonBoolean(required=True, allow_none=True,
+                              metadata={"description": "The blow penetrated (null unless landed)."})
     severity = fields.String(required=True, allow_none=True, metadata={"description": "Wound severity."})
-    wound_type = fields.String(required=True, allow_none=True)
-    effects = fields.List(fields.String(), required=True)
+    wound_type = fields.String(required=True, allow_none=True,
+                               metadata={"description": "blunt, cut or pierce (null for none)."})
+    effects = fields.List(fields.String(), required=True, metadata={"description": "The wound's effect (0 or 1)."})
 
 
 class AttackSchema(Strict):
@@ -325,7 +331,8 @@ class AttackSchema(Strict):
     chance_exact = fields.String(required=True, metadata={"description": "The same, exactly."})
     probabilities = probabilities_field("miss, glance and the nine damage results, exclusive.")
     probabilities_exact = exact_field("The same")
-    roll = fields.Nested(AttackRollSchema, required=True, allow_none=True)
+    roll = fields.Nested(AttackRollSchema, required=True, allow_none=True,
+                         metadata={"description": "The rolled attack (null without `seed` or `rolls`)."})
     dice = dice_field()
     seed = answer_seed_field()
     assumptions = assumptions_field()
