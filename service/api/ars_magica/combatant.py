@@ -80,8 +80,10 @@ class CombatantSchema(Schema):
     dodge = fields.Integer(required=True, metadata={"description": "Qik + Dodge - Size - Enc + penalty."})
     soak = fields.Integer(required=True, metadata={"description": "Stm + Size + protection."})
     penalty = fields.Integer(required=True, metadata={"description": "Wound + fatigue penalty (<= 0)."})
-    missile_rate = fields.Nested(MissileRateSchema, required=True)
-    two_weapons = fields.Nested(TwoWeaponsSchema, required=True, allow_none=True)
+    missile_rate = fields.Nested(MissileRateSchema, required=True,
+                                 metadata={"description": "MISSILE RATE TABLE row of the Initiative total."})
+    two_weapons = fields.Nested(TwoWeaponsSchema, required=True, allow_none=True,
+                                metadata={"description": "*Two weapons* adjustments (null: one weapon)."})
     assumptions = fields.List(fields.String(), required=True,
                               metadata={"description": "Ids of the assumptions (GET /v1/rulesets/ars-magica) "
                                                        "this answer relied on."})

@@ -122,9 +122,11 @@ class SurpriseCheckRequestSchema(Schema):
 SurpriseOddsSchema = Schema.from_dict(
     {o: JsonFloat(required=True, metadata={"description": f"Chance of outcome {o}."}) for o in OUTCOMES},
     name="SurpriseCheckOddsSchema")
+SurpriseOddsSchema.__doc__ = "Chance of each outcome of the target's Surprise check, as floats (they add up to 1)."
 SurpriseOddsExactSchema = Schema.from_dict(
     {o: fields.String(required=True, metadata={"description": f"Exact chance of outcome {o}."}) for o in OUTCOMES},
     name="SurpriseCheckOddsExactSchema")
+SurpriseOddsExactSchema.__doc__ = "Chance of each outcome of the target's Surprise check, as exact fractions."
 
 
 class SurpriseCheckSchema(Schema):
