@@ -79,15 +79,20 @@ class DamageSchema(answers.CommonAnswerSchema):
     chance = probability("P(at least one level lost).", required=True)
     chance_exact = exact_text("P(at least one level lost)", required=True)
     probabilities = fields.Nested(outcome_schema("LevelOddsSchema", KEYS, False, "P(n levels lost), n = 0..5, 6+."),
-                                  required=True)
+                                  required=True, metadata={"description": "P(n levels lost), n = 0..5, 6+; "
+                                                                          "they add up to 1."})
     probabilities_exact = fields.Nested(outcome_schema("LevelOddsExactSchema", KEYS, True,
-                                                       "P(n levels lost), exact."), required=True)
+                                                       "P(n levels lost), exact."), required=True,
+                                        metadata={"description": "The same, as exact fractions."})
     severity_probabilities = fields.Nested(outcome_schema("SeverityOddsSchema", SEVERITIES, False,
                                                           "Severity of an exceptional blow."),
-                                           required=True, allow_none=True)
+                                           required=True, allow_none=True,
+                                           metadata={"description": "P(none, minor, major, grave) of an exceptional "
+                                                                    "blow (null unless `exceptional`)."})
     severity_probabilities_exact = fields.Nested(outcome_schema("SeverityOddsExactSchema", SEVERITIES, True,
                                                                 "Severity of an exceptional blow, exact."),
-                                                 required=True, allow_none=True)
+                                                 required=True, allow_none=True,
+                                                 metadata={"description": "The same, as exact fractions."})
     roll = fields.Nested(DamageRollSchema, required=True, allow_none=True,
                          metadata={"description": "The roll (null unless `seed` or `rolls` was sent)."})
 

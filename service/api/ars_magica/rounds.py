@@ -52,7 +52,8 @@ class RoundResolvedSchema(RoundResponseBase):
     initiative = fields.List(fields.Nested(InitiativeSchema), required=True,
                              metadata={"description": "Melee initiative rolls, in contest order."})
     melee_order = fields.List(fields.String(), required=True, metadata={"description": "Order of melee attacks."})
-    missile_phases = fields.Nested(MissilePhasesSchema, required=True)
+    missile_phases = fields.Nested(MissilePhasesSchema, required=True,
+                                   metadata={"description": "Who fired in the first and second missile phases."})
     state = fields.Nested(EncounterStateSchema, required=True, metadata={"description": "The state after the round."})
 
 

@@ -124,9 +124,12 @@ class ToHitSchema(answers.CommonAnswerSchema):
     probabilities_exact = fields.Dict(keys=fields.String(validate=validate.OneOf(OUTCOMES)), values=fields.String(),
                                       required=True, metadata={"description": "The same, as exact fractions."})
     botch_probabilities = fields.Nested(outcome_schema("BotchOddsSchema", ("attack", "defence"), False,
-                                                       "P(that roll botches)."), required=True)
+                                                       "P(that roll botches)."), required=True,
+                                        metadata={"description": "P(the attack roll botches), P(the defence roll "
+                                                                 "botches)."})
     botch_probabilities_exact = fields.Nested(outcome_schema("BotchOddsExactSchema", ("attack", "defence"), True,
-                                                             "P(that roll botches), exact."), required=True)
+                                                             "P(that roll botches), exact."), required=True,
+                                              metadata={"description": "The same, as exact fractions."})
     roll = fields.Nested(ToHitRollSchema, required=True, allow_none=True,
                          metadata={"description": "The roll (null unless `seed` or `rolls` was sent)."})
 
