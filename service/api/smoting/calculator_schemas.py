@@ -65,7 +65,8 @@ CheckSchema = _schema("SmotingCheckSchema", "A pool's odds and, with a seed or r
     "expected_successes": JsonFloat(required=True, metadata={"description": "Mean successes."}),
     "expected_successes_exact": fields.String(required=True, metadata={"description": "Mean, exact."}),
     "roll_needed": JsonBoolean(metadata={"description": "battle_move only: whether the pool is below 4 dice."}),
-    "roll": fields.Nested(CheckRollSchema, required=True, allow_none=True),
+    "roll": fields.Nested(CheckRollSchema, required=True, allow_none=True,
+                          metadata={"description": "The pool as rolled (null without `seed` or `rolls`)."}),
     **answer_fields()},
     {"pool": 5, "explode": True, "chance": 0.868, "chance_exact": "211/243"})
 
@@ -138,7 +139,8 @@ ToHitSchema = _schema("SmotingToHitSchema", "The chance an attack lands, and its
     "probabilities_exact": exact_field("Exclusive outcomes."),
     "extra_success_probabilities": odds_field("P(hit with k extra successes).", "\"0\"..\"2*attack_dice\", more"),
     "extra_success_probabilities_exact": exact_field("P(hit with k extra successes)."),
-    "roll": fields.Nested(ToHitRollSchema, required=True, allow_none=True),
+    "roll": fields.Nested(ToHitRollSchema, required=True, allow_none=True,
+                          metadata={"description": "The attack as rolled (null without `seed` or `rolls`)."}),
     **answer_fields()}, {"attack_dice": 5, "chance": 0.761})
 
 
@@ -209,7 +211,8 @@ DamageSchema = _schema("SmotingDamageSchema", "Damage bands, the damage table an
     "probabilities_exact": exact_field("Exclusive bands."),
     "damage_probabilities": odds_field("P(final damage = k).", "\"0\"..\"2*pool\", more"),
     "damage_probabilities_exact": exact_field("P(final damage = k)."),
-    "roll": fields.Nested(DamageRollSchema, required=True, allow_none=True),
+    "roll": fields.Nested(DamageRollSchema, required=True, allow_none=True,
+                          metadata={"description": "The damage as rolled (null without `seed` or `rolls`)."}),
     **answer_fields()}, {"pool": 8, "threshold": 6})
 
 AttackRequestSchema = _schema("SmotingAttackRequestSchema", "One whole attack: to-hit then damage.", {
@@ -238,7 +241,8 @@ AttackSchema = _schema("SmotingAttackSchema", "The whole attack's odds and roll.
     "probabilities": odds_field("Exclusive outcomes.", "defender_specials, miss, no_damage, defeat, trauma, "
                                                        "killing_blow, massive"),
     "probabilities_exact": exact_field("Exclusive outcomes."),
-    "roll": fields.Nested(AttackRollSchema, required=True, allow_none=True),
+    "roll": fields.Nested(AttackRollSchema, required=True, allow_none=True,
+                          metadata={"description": "The whole attack as rolled (null without `seed` or `rolls`)."}),
     **answer_fields()}, {"chance": 0.868})
 
 InjuryRequestSchema = _schema("SmotingInjuryRequestSchema", "An injury roll.", {
@@ -265,7 +269,9 @@ InjurySchema = _schema("SmotingInjurySchema", "Injury odds and roll.", {
     "location_probabilities_exact": exact_field("P(each location)."),
     "shift_probabilities": odds_field("P(shift).", "\"0\", \"1\", \"2\""),
     "shift_probabilities_exact": exact_field("P(shift)."),
-    "roll": fields.Nested(InjuryRollSchema, required=True, allow_none=True),
+    "roll": fields.Nested(InjuryRollSchema, required=True, allow_none=True,
+                          metadata={"description": "The injury location and effect as rolled (null without "
+                                                   "`seed` or `rolls`)."}),
     **answer_fields()})
 
 ATTRIBUTE_NAMES = ("str", "agl", "dex", "bod", "will", "spirit")
@@ -305,7 +311,9 @@ class ActionDiceSchema(Schema):
 
 
 CombatantSchema = _schema("SmotingDerivedValuesSchema", "A combatant's derived values.", {
-    "action_dice": fields.Nested(ActionDiceSchema, required=True),
+    "action_dice": fields.Nested(ActionDiceSchema, required=True,
+                                 metadata={"description": "Action dice: rolled, kept and whether 1s are "
+                                                          "re-rolled."}),
     "soak_dice": _pair("Soak dice {physical, mental}."),
     "movement_pool": JsonInteger(required=True, metadata={"description": "Movement dice + AGL."}),
     "thresholds": _pair("T per domain."),
@@ -342,7 +350,9 @@ MovementSchema = _schema("SmotingMovementSchema", "Zone and battle moves and spe
     "pool": JsonInteger(required=True, metadata={"description": "Movement dice rolled."}),
     "zone_move": odds_field("Zone move outcomes.", "arrive, boundary, stay"),
     "zone_move_exact": exact_field("Zone move outcomes."),
-    "battle_move": fields.Nested(BattleMoveSchema, required=True),
+    "battle_move": fields.Nested(BattleMoveSchema, required=True,
+                                 metadata={"description": "A battle or trivial move: whether it is rolled, and "
+                                                          "P(success)."}),
     "battle_move_exact": fields.Dict(keys=fields.String(), values=fields.String(), required=True,
                                      metadata={"description": "{success} as a fraction."}),
     "zones_per_round": JsonInteger(required=True, metadata={"description": "MR."}),
