@@ -19,7 +19,7 @@ schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.N
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_api_conforms_to_its_contract(case):
     case.call_and_validate(excluded_checks=[positive_data_acceptance])
