@@ -1,5 +1,5 @@
-"""Remembered answers: odds depend only on the request's fields (its `options` object included, from
-which the resolved options follow), so a calculator asked the same question again answers from memory
+"""Remembered answers: odds depend only on the request's fields and the resolved options (both are in
+the key: a caller may pass options that are not in the body), so a calculator asked the same question again answers from memory
 (seed-independent; rolls are never remembered)."""
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ def remembered(function: Callable[[Mapping[str, Any], Mapping[str, Any]], Any]) 
 
     @wraps(function)
     def recall(body: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
-        key = json.dumps({k: v for k, v in body.items() if k not in ("seed", "rolls")}, sort_keys=True,
-                         default=str)
+        key = json.dumps([{k: v for k, v in body.items() if k not in ("seed", "rolls")}, options],
+                         sort_keys=True, default=str)
         if key in memory:
             memory.move_to_end(key)
             return memory[key]
