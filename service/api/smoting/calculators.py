@@ -63,7 +63,8 @@ def _op(name: str, schema_in: Any, schema_out: Any):
     def decorate(view):
         view = blp.alt_response(422, response="UNPROCESSABLE_ENTITY")(view)
         view = blp.response(200, schema_out, example=getattr(schema_out, "EXAMPLE", None))(view)
-        view = blp.arguments(schema_in, example=getattr(schema_in, "EXAMPLE", None))(view)
+        needed = any(f.required for f in schema_in._declared_fields.values())  # all optional: a body may be left out
+        view = blp.arguments(schema_in, example=getattr(schema_in, "EXAMPLE", None), required=needed)(view)
         return blp.doc(operationId=name)(view)
     return decorate
 

@@ -24,6 +24,9 @@ TARGETED = ("attack", "missile", "all_out_attack")
 TWO_WEAPONS = ("attack_twice", "attack_and_defend", "defend_twice")
 
 
+LAST_ROUND = 1_000_000  # the state's own bound: a round past it could not be written back
+
+
 class Engine:
     """One round at a time (`step` is "round")."""
 
@@ -44,6 +47,8 @@ class Engine:
                            path: tuple = ("declarations",)) -> list[dict[str, Any]]:
         """Declarations in canonical form; unknown combatants or targets, a second declaration for one
         combatant, or an impossible action answer 422 naming the declaration's field."""
+        if current.round >= LAST_ROUND:
+            raise RulesError(f"an encounter counts at most {LAST_ROUND} rounds", ("state", "round"))
         people, seen, out = current.by_id(), set(), []
         for i, raw in enumerate(declarations):
             where = (*path, i)
