@@ -216,7 +216,7 @@ def test_keys_required_with_redis_down_is_503():
     assert response.status_code == 503 and response.mimetype == "application/problem+json"
 
 
-def test_isolated_config_has_no_rate_limit(client):
+def test_testing_config_has_no_rate_limit(client):
     assert "RateLimit-Limit" not in client.post("/v1/tactical/to-hit", json=TO_HIT).headers
 
 
