@@ -20,9 +20,12 @@ run: install
 	PORT=$(PORT) $(PY) -m service serve
 
 # Node tools (Redocly CLI, openapi-typescript, openapi-fetch, tsc) for the contract tests; without npm
-# those tests skip and say why.
+# those tests skip and say why. The suite runs in TEST_WORKERS pytest-xdist processes: each test module is
+# one unit of work, schemathesis's operations go last one by one (tests/xdist_units.py); any failure in
+# any worker is reported at the end and fails the run. `make test TEST_WORKERS=0` runs it in one process.
+TEST_WORKERS ?= 2
 test: install $(if $(NPM),node-tools)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error

@@ -8,6 +8,7 @@ import pytest
 from service.app import create_app
 from service.sessions import connection
 from tests.app_config import DEFAULT_REDISLITE_PATH, isolated_config
+from tests.xdist_units import make_scheduler, spread_last
 
 
 @pytest.fixture(scope="session")
@@ -30,3 +31,14 @@ def _own_redislite_file():
         connection._stop(default)
         pytest.fail(f"this test started redislite on {DEFAULT_REDISLITE_PATH}, which the parallel workers of "
                     "`make test` would share: build its app from tests.app_config.isolated_config()")
+
+
+def pytest_collection_modifyitems(config, items):
+    if hasattr(config, "workerinput"):  # an xdist worker: the order it collects in is the order of the work
+        spread_last(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s split of the suite over two workers: tests/xdist_units.py."""
+    return make_scheduler(config, log) if config.getvalue("dist") == "loadscope" else None
