@@ -19,6 +19,24 @@ def unit_of(nodeid: str) -> str:
     return next((directory for directory in ONE_UNIT_DIRECTORIES if path.startswith(directory)), path)
 
 
+def name_operations(items: list) -> None:
+    """Put each schemathesis test's operation into its node id. pytest 9.2 builds the id of schemathesis's
+    per-operation tests from the function name alone, so all of them share one; xdist schedules by node id
+    and would run only one of them."""
+    for item in items:
+        label = getattr(item, "operation_label", None)
+        if label and item._id.params is None:
+            item._id = item._id.with_params(label)
+
+
+def check_unique_ids(items: list) -> None:
+    """Refuse to run when two tests share a node id: xdist would silently run only one of them."""
+    seen: set[str] = set()
+    shared = sorted({item.nodeid for item in items if item.nodeid in seen or seen.add(item.nodeid)})
+    if shared:
+        raise RuntimeError(f"tests sharing a node id (xdist would run one of each): {shared[:5]}")
+
+
 def spread_last(items: list) -> None:
     """Move SPREAD_LAST's tests to the end, keeping the order of the rest."""
     items.sort(key=lambda item: item.nodeid.startswith(SPREAD_LAST + "::"))
