@@ -137,9 +137,21 @@ class ServerCpu:
         info = self.redis.info("cpu")
         return total + float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
+    def drain_queue(self, limit: float = 120.0) -> None:
+        """Wait until the Celery queue holds no waiting chunks (the worker has caught up)."""
+        deadline = time.monotonic() + limit
+        while self.redis.llen("celery") and time.monotonic() < deadline:
+            time.sleep(0.5)
+
 
 def measured(url: str, encounters_file: Path, seconds: int, connections: int, cpu: ServerCpu) -> dict:
-    """One wrk run with /healthz probed beside it, and the server's CPU time per wrk request."""
+    """One wrk run with /healthz probed beside it, and the server's CPU time per wrk request.
+
+    Every run starts from the same place: fresh encounters for its segments (an encounter's log grows with
+    each segment, so reused ones make later runs dearer) and an empty simulation queue (the niced worker would
+    otherwise still be working off the previous run's submissions)."""
+    create_encounters(url, 200, encounters_file)
+    cpu.drain_queue()
     time.sleep(SETTLE_SECONDS)
     stop, health = threading.Event(), []
     prober = threading.Thread(target=probe_health, args=(url, stop, health), daemon=True)
