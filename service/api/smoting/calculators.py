@@ -69,39 +69,25 @@ def _op(name: str, schema_in: Any, schema_out: Any):
     return decorate
 
 
-@blp.route("/check", methods=["POST"])
-@_op("smotingCheck", s.CheckRequestSchema, s.CheckSchema)
-def check(body: dict) -> dict:
-    """Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll."""
-    return _run(calc.check, body)
+def _calculator(path: str, name: str, schemas: tuple[Any, Any], function: Any, summary: str) -> None:
+    """Register POST `path`: load with `schemas[0]`, answer `function`'s odds (and roll) as `schemas[1]`."""
+    def view(body: dict) -> dict:
+        return _run(function, body)
+    view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_")
+    view.__doc__ = summary
+    blp.route(path, methods=["POST"])(_op(name, *schemas)(view))
 
 
-@blp.route("/to-hit", methods=["POST"])
-@_op("smotingToHit", s.ToHitRequestSchema, s.ToHitSchema)
-def to_hit(body: dict) -> dict:
-    """The chance an attack pool lands against dodge, parry or a live defence pool."""
-    return _run(calc.hit, body)
-
-
-@blp.route("/damage", methods=["POST"])
-@_op("smotingDamage", s.DamageRequestSchema, s.DamageSchema)
-def damage(body: dict) -> dict:
-    """A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands."""
-    return _run(calc.damage, body)
-
-
-@blp.route("/attack", methods=["POST"])
-@_op("smotingAttack", s.AttackRequestSchema, s.AttackSchema)
-def attack(body: dict) -> dict:
-    """One whole attack, from the attack pool to the damage band."""
-    return _run(calc.attack, body)
-
-
-@blp.route("/injury", methods=["POST"])
-@_op("smotingInjury", s.InjuryRequestSchema, s.InjurySchema)
-def injury(body: dict) -> dict:
-    """Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow)."""
-    return _run(calc.injury, body)
+_calculator("/check", "smotingCheck", (s.CheckRequestSchema, s.CheckSchema), calc.check,
+            "Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll.")
+_calculator("/to-hit", "smotingToHit", (s.ToHitRequestSchema, s.ToHitSchema), calc.hit,
+            "The chance an attack pool lands against dodge, parry or a live defence pool.")
+_calculator("/damage", "smotingDamage", (s.DamageRequestSchema, s.DamageSchema), calc.damage,
+            "A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands.")
+_calculator("/attack", "smotingAttack", (s.AttackRequestSchema, s.AttackSchema), calc.attack,
+            "One whole attack, from the attack pool to the damage band.")
+_calculator("/injury", "smotingInjury", (s.InjuryRequestSchema, s.InjurySchema), calc.injury,
+            "Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow).")
 
 
 @blp.route("/combatant", methods=["POST"])
