@@ -41,12 +41,12 @@ def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def exact_dict(text: str, **kw: Any) -> fields.Dict:
+def exact_strings(text: str, **kw: Any) -> fields.Dict:
     """An answer's name -> exact fraction string object (required)."""
     return fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={"description": text},
                        **kw)
 
 
-def exact_or_null(text: str) -> fields.String:
-    """An answer's exact fraction string, or null when there is none (required)."""
+def string_or_null(text: str) -> fields.String:
+    """A required string that may be null (an exact fraction that does not apply, an absent name)."""
     return fields.String(required=True, allow_none=True, metadata={"description": text})

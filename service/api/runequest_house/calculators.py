@@ -8,15 +8,10 @@ from functools import lru_cache
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.fields import fraction_text
 from service.api.runequest_house import check_schemas as cs
 from service.api.runequest_house import damage_schemas as ds
-from service.api.runequest_house.common import (
-    chance_pair,
-    dice_source,
-    exact_text,
-    probability_pair,
-    read_options,
-)
+from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
 from service.rules.errors import RulesError
 from service.rules.runequest_house import armor, percentile, stats, to_hit
 from service.rules.runequest_house import knockback as kb
@@ -487,4 +482,4 @@ def knockback_view(body: dict[str, Any]) -> dict[str, Any]:
     return {**found.as_dict(), "trace": [{"rule": "Page 49", "detail": detail, "value": found.metres}]}
 
 
-__all__ = ["blp", "exact_text"]
+__all__ = ["blp", "fraction_text"]

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.fields import choice, exact_dict
+from service.api.fields import choice, exact_strings
 from service.api.schemas import JsonBoolean, JsonInteger, RollSchema, Strict, trace_field
 from service.rules.dice import DiceSource
 from service.rules.war_and_combat import option_specs
@@ -62,7 +62,7 @@ def probabilities_field(text: str) -> fields.Dict:
 
 def exact_field(text: str) -> fields.Dict:
     """The same object with exact "n/d" strings."""
-    return exact_dict(text + " (exact fractions \"n/d\").")
+    return exact_strings(text + " (exact fractions \"n/d\").")
 
 
 def dice_field() -> fields.List:
