@@ -1,22 +1,18 @@
 """Schemas of the smoting calculators (smoting.md section 12): shapes and bounds only."""
 from __future__ import annotations
 
-from typing import Any
-
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import flag, whole
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
-from service.api.smoting.common import (answer_fields, chance_fields, exact_field, odds_field, options_field,
-                                        request_fields)
-
-
-def _int(low: int, high: int, text: str, default: Any = None, **kw: Any) -> fields.Integer:
-    extra = {"required": True} if default is None else {"load_default": default}
-    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text}, **extra, **kw)
-
-
-def _bool(text: str) -> fields.Boolean:
-    return JsonBoolean(load_default=False, metadata={"description": text})
+from service.api.smoting.common import (
+    answer_fields,
+    chance_fields,
+    exact_field,
+    odds_field,
+    options_field,
+    request_fields,
+)
 
 
 def _schema(name: str, doc: str, fields_: dict[str, fields.Field], example: dict | None = None) -> type[Schema]:
@@ -30,13 +26,13 @@ POOL = "the pool dice in order, then one face per 6 showing (breadth first)"
 
 CheckRequestSchema = _schema("SmotingCheckRequestSchema", "Any d6 success pool: a task, an attribute roll, a "
                              "zone or battle move.", {
-    "dice": _int(0, 30, "The base pool in dice."),
-    "modifiers": _int(-30, 30, "Dice added or removed.", 0),
-    "running": _bool("+1 die (movement while running)."),
-    "stunned": _bool("-2 dice."),
+    "dice": whole(0, 30, "The base pool in dice.", required=True),
+    "modifiers": whole(-30, 30, "Dice added or removed.", 0),
+    "running": flag("+1 die (movement while running)."),
+    "stunned": flag("-2 dice."),
     "explode": JsonBoolean(load_default=None, allow_none=True,
                            metadata={"description": "Re-roll 6s; null follows option `explode`."}),
-    "need": _int(1, 30, "Successes needed (`task` only).", 1),
+    "need": whole(1, 30, "Successes needed (`task` only).", 1),
     "kind": fields.String(load_default="task", validate=validate.OneOf(["task", "attribute", "zone_move",
                                                                           "battle_move"]),
                           metadata={"description": "task (needs `need`), attribute (1 success), zone_move "
@@ -82,28 +78,28 @@ class DefenceSchema(Schema):
                        metadata={"description": "A fresh defence roll of this many dice."})
     pool = JsonInteger(validate=validate.Range(0, 60), load_default=None, allow_none=True,
                        metadata={"description": "A live pool's successes (instead of `dice`)."})
-    running = _bool("A running defender discards one defence die (fresh rolls).")
+    running = flag("A running defender discards one defence die (fresh rolls).")
 
 
 def _hit_fields() -> dict[str, fields.Field]:
     return {
-        "attack_dice": _int(1, 30, "The attack Xposure pool."),
-        "modifiers": _int(-30, 30, "Other dice added or removed.", 0),
+        "attack_dice": whole(1, 30, "The attack Xposure pool.", required=True),
+        "modifiers": whole(-30, 30, "Other dice added or removed.", 0),
         "attack_type": fields.String(load_default="melee", validate=validate.OneOf(["melee", "thrown", "fired",
                                                                                     "spell"]),
                                      metadata={"description": "melee, thrown, fired or spell."}),
         "cover": fields.String(load_default="none", validate=validate.OneOf(
             ["none", "hard_light", "hard_heavy", "soft_light", "soft_medium", "soft_heavy"]),
             metadata={"description": "Cover of the target (table `cover`)."}),
-        "target_running": _bool("-1 die against thrown or fired attacks."),
-        "target_flying_speed": _int(0, 10, "Dice lost against thrown or fired attacks.", 0),
-        "range_zones": _int(0, 10, "Zones between attacker and target (0: same zone).", 0),
-        "advantage": _bool("+`advantage_dice`."),
-        "pressure": _int(0, 8, "1s spent against the attacker (-1 die each).", 0),
-        "effort": _int(0, 8, "1s spent by the attacker (+1 die each).", 0),
+        "target_running": flag("-1 die against thrown or fired attacks."),
+        "target_flying_speed": whole(0, 10, "Dice lost against thrown or fired attacks.", 0),
+        "range_zones": whole(0, 10, "Zones between attacker and target (0: same zone).", 0),
+        "advantage": flag("+`advantage_dice`."),
+        "pressure": whole(0, 8, "1s spent against the attacker (-1 die each).", 0),
+        "effort": whole(0, 8, "1s spent by the attacker (+1 die each).", 0),
         "defence": fields.Nested(DefenceSchema, load_default=None, allow_none=True,
                                  metadata={"description": "The defence used (default none)."}),
-        "surprised": _bool("The defender is surprised: no defence, no shield, no soak."),
+        "surprised": flag("The defender is surprised: no defence, no shield, no soak."),
     }
 
 
@@ -147,13 +143,13 @@ ToHitSchema = _schema("SmotingToHitSchema", "The chance an attack lands, and its
 class TargetSchema(Schema):
     """The target of the damage."""
 
-    rank = _int(1, 9, "Starting real rank of the domain hit.")
-    bonus_ranks = _int(0, 9, "Bonus ranks (raise T, absorb nothing).", 0)
-    heroic = _bool("Heroic: may soak, falls to -3.")
-    stunned = _bool("Already stunned: a defeat costs a rank.")
-    out_of_action = _bool("Already out of action: a BODY roll or KIA.")
-    bod = _int(-3, 6, "BOD attribute level.", 0)
-    soak_dice = _int(0, 30, "Soak dice (sum of the soak attributes).", 0)
+    rank = whole(1, 9, "Starting real rank of the domain hit.", required=True)
+    bonus_ranks = whole(0, 9, "Bonus ranks (raise T, absorb nothing).", 0)
+    heroic = flag("Heroic: may soak, falls to -3.")
+    stunned = flag("Already stunned: a defeat costs a rank.")
+    out_of_action = flag("Already out of action: a BODY roll or KIA.")
+    bod = whole(-3, 6, "BOD attribute level.", 0)
+    soak_dice = whole(0, 30, "Soak dice (sum of the soak attributes).", 0)
 
 
 class BlockSchema(Schema):
@@ -163,28 +159,28 @@ class BlockSchema(Schema):
                        metadata={"description": "A fresh block roll."})
     pool = JsonInteger(validate=validate.Range(0, 60), load_default=None, allow_none=True,
                        metadata={"description": "A live block pool's successes."})
-    factor = _int(0, 6, "Shield blocking factor.", 0)
+    factor = whole(0, 6, "Shield blocking factor.", 0)
 
 
 def _damage_fields() -> dict[str, fields.Field]:
     return {
-        "damage_dice": _int(0, 30, "Weapon dice.", 4),
-        "strength": _int(-3, 6, "STR dice.", 0),
-        "bonus_dice": _int(-30, 30, "Other dice (Xposures, InClose -2, ...).", 0),
-        "armor_resist": _int(0, 10, "Armor Resist.", 0),
+        "damage_dice": whole(0, 30, "Weapon dice.", 4),
+        "strength": whole(-3, 6, "STR dice.", 0),
+        "bonus_dice": whole(-30, 30, "Other dice (Xposures, InClose -2, ...).", 0),
+        "armor_resist": whole(0, 10, "Armor Resist.", 0),
         "block": fields.Nested(BlockSchema, load_default=None, allow_none=True,
                                metadata={"description": "The target's block."}),
         "domain": fields.String(load_default="physical", validate=validate.OneOf(["physical", "mental"]),
                                 metadata={"description": "physical or mental."}),
         "target": fields.Nested(TargetSchema, required=True, metadata={"description": "The target."}),
-        "soak": _bool("The (heroic) target soaks with `target.soak_dice`."),
+        "soak": flag("The (heroic) target soaks with `target.soak_dice`."),
     }
 
 
 DAMAGE_ROLES = {"damage": "Damage faces.", "block": "Block faces.", "soak": "Soak faces.",
                 "body": "BODY roll faces (a target already out of action)."}
 DamageRequestSchema = _schema("SmotingDamageRequestSchema", "A landed blow's damage.", {
-    **_damage_fields(), "extra_successes": _int(0, 20, "Extra successes spent on damage (+2 dice each).", 0),
+    **_damage_fields(), "extra_successes": whole(0, 20, "Extra successes spent on damage (+2 dice each).", 0),
     **request_fields(DAMAGE_ROLES)}, {"damage_dice": 4, "extra_successes": 2, "target": {"rank": 6}, "seed": 1})
 
 
@@ -246,7 +242,7 @@ AttackSchema = _schema("SmotingAttackSchema", "The whole attack's odds and roll.
     **answer_fields()}, {"chance": 0.868})
 
 InjuryRequestSchema = _schema("SmotingInjuryRequestSchema", "An injury roll.", {
-    "killing_blow": _bool("+1 on the effect roll."),
+    "killing_blow": flag("+1 on the effect roll."),
     **request_fields({"location": "4 faces of the location roll.", "effect": "1 face of the effect roll."})},
     {"killing_blow": False, "rolls": {"location": [4, 4, 4, 6], "effect": [3]}})
 
@@ -276,24 +272,24 @@ InjurySchema = _schema("SmotingInjurySchema", "Injury odds and roll.", {
 
 ATTRIBUTE_NAMES = ("str", "agl", "dex", "bod", "will", "spirit")
 AttributesSchema = _schema("SmotingAttributesSchema", "Extra dice per attribute (missing keys are 0).",
-                           {name: _int(-3, 6, f"{name.upper()} level.", 0) for name in ATTRIBUTE_NAMES})
+                           {name: whole(-3, 6, f"{name.upper()} level.", 0) for name in ATTRIBUTE_NAMES})
 GROUPS = ["none", "mob", "crowd", "horde", "company", "unit"]
 
 CombatantRequestSchema = _schema("SmotingCombatantRequestSchema", "A combatant's ranks and attributes.", {
     "id": fields.String(validate=validate.Length(1, 64), metadata={"description": "Ignored."}),
     "side": fields.String(validate=validate.Length(1, 64), metadata={"description": "Ignored."}),
-    "physical_rank": _int(1, 9, "Starting real physical rank."),
-    "mental_rank": _int(1, 9, "Starting real mental rank."),
-    "bonus_physical": _int(0, 9, "Bonus physical ranks.", 0),
-    "bonus_mental": _int(0, 9, "Bonus mental ranks.", 0),
-    "lost_physical": _int(0, 30, "Physical ranks marked lost.", 0),
-    "lost_mental": _int(0, 30, "Mental ranks marked lost.", 0),
-    "heroic": _bool("Heroic (soaks, falls to -3)."),
+    "physical_rank": whole(1, 9, "Starting real physical rank.", required=True),
+    "mental_rank": whole(1, 9, "Starting real mental rank.", required=True),
+    "bonus_physical": whole(0, 9, "Bonus physical ranks.", 0),
+    "bonus_mental": whole(0, 9, "Bonus mental ranks.", 0),
+    "lost_physical": whole(0, 30, "Physical ranks marked lost.", 0),
+    "lost_mental": whole(0, 30, "Mental ranks marked lost.", 0),
+    "heroic": flag("Heroic (soaks, falls to -3)."),
     "attributes": fields.Nested(AttributesSchema, load_default=dict, metadata={"description": "Attributes."}),
     "group": fields.String(load_default="none", validate=validate.OneOf(GROUPS),
                            metadata={"description": "Mob, crowd, horde, company or unit."}),
-    "movement_dice": _int(0, 12, "Movement dice before AGL.", 4),
-    "action_dice_modifier": _int(-8, 8, "Added to the base action dice.", 0),
+    "movement_dice": whole(0, 12, "Movement dice before AGL.", 4),
+    "action_dice_modifier": whole(-8, 8, "Added to the base action dice.", 0),
     "options": options_field()}, {"physical_rank": 4, "mental_rank": 3, "heroic": True,
                                   "attributes": {"str": 1, "agl": 2}})
 
@@ -325,13 +321,13 @@ CombatantSchema = _schema("SmotingDerivedValuesSchema", "A combatant's derived v
     "trace": trace_field()})
 
 MOVEMENT_FIELDS = {
-    "agl": _int(-3, 6, "AGL level.", 0),
-    "movement_dice": _int(0, 12, "Movement dice before AGL.", 4),
-    "mr": _int(0, 10, "Zones a round.", 1),
-    "modifiers": _int(-30, 30, "Other dice.", 0),
+    "agl": whole(-3, 6, "AGL level.", 0),
+    "movement_dice": whole(0, 12, "Movement dice before AGL.", 4),
+    "mr": whole(0, 10, "Zones a round.", 1),
+    "modifiers": whole(-30, 30, "Other dice.", 0),
 }
 MovementRequestSchema = _schema("SmotingMovementRequestSchema", "A mover's pool and speed.", {
-    **MOVEMENT_FIELDS, "running": _bool("+1 die."), "stunned": _bool("-2 dice."), "options": options_field()},
+    **MOVEMENT_FIELDS, "running": flag("+1 die."), "stunned": flag("-2 dice."), "options": options_field()},
     {"agl": 1, "mr": 1, "running": False})
 MovementQuerySchema = _schema("SmotingMovementQuerySchema", "A mover's pool and speed (query string).", {
     **{name: fields.Integer(load_default=field.load_default, validate=field.validate,

@@ -7,8 +7,9 @@ from flask import Response
 
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
+from service.api.fields import fraction_text
 from service.api.smoting import calculator_schemas as s
-from service.api.smoting.common import chance, odds, text
+from service.api.smoting.common import chance, odds
 from service.rules.dice import DiceSource
 from service.rules.smoting import RULESET
 from service.rules.smoting import calculators as calc
@@ -37,7 +38,7 @@ def _answer(found: dict[str, Any], dice: DiceSource | None) -> dict[str, Any]:
         out.update(odds(values, exact, name))
     if "expected_successes" in out:
         value = out["expected_successes"]
-        out.update(expected_successes=float(value), expected_successes_exact=text(value))
+        out.update(expected_successes=float(value), expected_successes_exact=fraction_text(value))
     out.update(dice=[] if dice is None else dice.dice(), seed=None if dice is None else dice.seed,
                trace=[step.as_dict() for step in found["trace"]])
     return out
@@ -103,9 +104,9 @@ def _movement(body: dict) -> dict[str, Any]:
     needed, success = found["battle"]
     out: dict[str, Any] = {"pool": found["pool"], **odds(found["zone"], True, "zone_move"),
                            "battle_move": {"roll_needed": needed, "success": float(success)},
-                           "battle_move_exact": {"success": text(success)}, "zones_per_round": body.get("mr", 1)}
+                           "battle_move_exact": {"success": fraction_text(success)}, "zones_per_round": body.get("mr", 1)}
     for name, value in found["speeds"].items():
-        out.update({name: float(value), f"{name}_exact": text(value)})
+        out.update({name: float(value), f"{name}_exact": fraction_text(value)})
     return {**out, "trace": [step.as_dict() for step in found["trace"]]}
 
 
