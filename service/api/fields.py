@@ -24,6 +24,12 @@ def whole(low: int, high: int, text: str, default: Any = None, required: bool = 
                        **_presence(default, required), **kw)
 
 
+def bounded(bounds: validate.Range, text: str, default: Any = None, **kw: Any) -> JsonInteger:
+    """A whole number within a named range: required unless it has a default."""
+    assert bounds.min_inclusive and bounds.max_inclusive, "whole numbers take inclusive bounds"
+    return whole(bounds.min, bounds.max, text, default, required=default is None, **kw)
+
+
 def choice(values: Iterable[str], text: str, default: Any = None, required: bool = False,
            **kw: Any) -> fields.String:
     """One of a fixed set of names."""
