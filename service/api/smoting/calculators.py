@@ -8,7 +8,14 @@ from flask import Response
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
 from service.api.fields import fraction_text
-from service.api.smoting import calculator_schemas as s
+from service.api.smoting import (
+    check_schemas,
+    combatant_schemas,
+    damage_schemas,
+    injury_schemas,
+    movement_schemas,
+    to_hit_schemas,
+)
 from service.api.smoting.common import chance, odds
 from service.rules.dice import DiceSource
 from service.rules.smoting import RULESET
@@ -79,20 +86,20 @@ def _calculator(path: str, name: str, schemas: tuple[Any, Any], function: Any, s
     blp.route(path, methods=["POST"])(_op(name, *schemas)(view))
 
 
-_calculator("/check", "smotingCheck", (s.CheckRequestSchema, s.CheckSchema), calc.check,
+_calculator("/check", "smotingCheck", (check_schemas.CheckRequestSchema, check_schemas.CheckSchema), calc.check,
             "Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll.")
-_calculator("/to-hit", "smotingToHit", (s.ToHitRequestSchema, s.ToHitSchema), calc.hit,
+_calculator("/to-hit", "smotingToHit", (to_hit_schemas.ToHitRequestSchema, to_hit_schemas.ToHitSchema), calc.hit,
             "The chance an attack pool lands against dodge, parry or a live defence pool.")
-_calculator("/damage", "smotingDamage", (s.DamageRequestSchema, s.DamageSchema), calc.damage,
+_calculator("/damage", "smotingDamage", (damage_schemas.DamageRequestSchema, damage_schemas.DamageSchema), calc.damage,
             "A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands.")
-_calculator("/attack", "smotingAttack", (s.AttackRequestSchema, s.AttackSchema), calc.attack,
+_calculator("/attack", "smotingAttack", (damage_schemas.AttackRequestSchema, damage_schemas.AttackSchema), calc.attack,
             "One whole attack, from the attack pool to the damage band.")
-_calculator("/injury", "smotingInjury", (s.InjuryRequestSchema, s.InjurySchema), calc.injury,
+_calculator("/injury", "smotingInjury", (injury_schemas.InjuryRequestSchema, injury_schemas.InjurySchema), calc.injury,
             "Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow).")
 
 
 @blp.route("/combatant", methods=["POST"])
-@_op("smotingCombatant", s.CombatantRequestSchema, s.CombatantSchema)
+@_op("smotingCombatant", combatant_schemas.CombatantRequestSchema, combatant_schemas.CombatantSchema)
 def combatant(body: dict) -> dict:
     """Derived values: action dice, soak dice, thresholds, defeats to out of action, crossover."""
     found = fighter.derived(body, _options(body))
@@ -111,15 +118,15 @@ def _movement(body: dict) -> dict[str, Any]:
 
 
 @blp.route("/movement", methods=["POST"])
-@_op("smotingMovement", s.MovementRequestSchema, s.MovementSchema)
+@_op("smotingMovement", movement_schemas.MovementRequestSchema, movement_schemas.MovementSchema)
 def movement(body: dict) -> dict:
     """Zone and battle move odds for a mover, and its speed in metres and km/h."""
     return _movement(body)
 
 
 @blp.route("/movement", methods=["GET"])
-@blp.arguments(s.MovementQuerySchema, location="query")
-@blp.response(200, s.MovementSchema)
+@blp.arguments(movement_schemas.MovementQuerySchema, location="query")
+@blp.response(200, movement_schemas.MovementSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="smotingMovementQuery")
 def movement_query(query: dict) -> Response:

@@ -12,6 +12,16 @@ from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema,
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
 
+POOL = "the pool dice in order, then one face per 6 showing (breadth first)"
+
+
+def named_schema(name: str, doc: str, fields_: dict[str, fields.Field], example: dict | None = None) -> type[Schema]:
+    """A schema named for the contract, with its description and the request or response example."""
+    cls = Schema.from_dict(fields_, name=name)
+    cls.__doc__ = doc
+    cls.EXAMPLE = example  # type: ignore[attr-defined]
+    return cls
+
 
 def _option_field(name: str, spec: OptionSpec) -> fields.Field:
     meta = {"description": f"{spec.summary} Default {spec.default!r} [{spec.tag}]."}
