@@ -3,7 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class Strict(Schema):
+    """Unknown fields are refused (a typo never passes silently)."""
+
+    class Meta:
+        unknown = RAISE
 
 
 class TraceStepSchema(Schema):

@@ -6,9 +6,9 @@ other fields (known weapons and targets, armor numbers against the catalog).
 """
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.api.tactical.damage_schemas import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES
@@ -19,13 +19,6 @@ BIG = 10_000
 
 def _int(low: int, high: int, **kwargs) -> JsonInteger:
     return JsonInteger(validate=validate.Range(low, high), **kwargs)
-
-
-class Strict(Schema):
-    """Unknown fields are refused (a typo never passes silently)."""
-
-    class Meta:
-        unknown = RAISE
 
 
 class AttributesSchema(Strict):

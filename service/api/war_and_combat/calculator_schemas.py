@@ -3,10 +3,25 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, calculator_rolls_field, seed_field, trace_field
-from service.api.war_and_combat.common import (LOCATION_GENERAL, LOCATION_SPECIFIC, Strict, answer_seed_field,
-                                               assumptions_field, choice, dice_field, exact_field, options_field,
-                                               pace_field, probabilities_field, whole)
+from service.api.fields import choice, whole
+from service.api.schemas import (
+    JsonBoolean,
+    JsonFloat,
+    Strict,
+    calculator_rolls_field,
+    seed_field,
+    trace_field,
+)
+from service.api.war_and_combat.common import (
+    LOCATION_SPECIFIC,
+    answer_seed_field,
+    assumptions_field,
+    dice_field,
+    exact_field,
+    options_field,
+    pace_field,
+    probabilities_field,
+)
 from service.rules.war_and_combat.checks import KINDS
 from service.rules.war_and_combat.damage import ATTACK_TYPES, DAMAGE_TYPES
 from service.rules.war_and_combat.task import GENERAL, STATES
