@@ -239,14 +239,27 @@ class IntimidateDeclarationSchema(Strict):
                      metadata={"description": "The target's DV to resist, before his Presence SL and morale."})
 
 
+class BodyCheckDeclarationSchema(Strict):
+    """A body check, side-swipe or tackle (F39, F40): what the encounter state does not hold. The rest
+    (AGL mod, modified STA, STR, armor layers, the speed each moved at this CS) comes from the state."""
+
+    kind = fields.String(validate=validate.OneOf(["body-check", "side-swipe", "tackle"]),
+                         metadata={"description": "body-check (default), side-swipe or tackle (needs full "
+                                                  "speed through the movement phase)."})
+    str_mod = _int(-100, 100, metadata={"description": "The attacker's STR att. mod (default 0)."})
+    target_str_mod = _int(-100, 100, metadata={"description": "The target's STR att. mod (default 0)."})
+    shield_size = _int(0, 100, metadata={"description": "Size of the shield the attacker bears (default 0)."})
+
+
 class DeclarationSchema(Strict):
     """One combatant's declared action for the next CS (docs/RULINGS.md, the segment resolver)."""
 
     combatant = fields.String(required=True, validate=validate.Length(1, 64),
                               metadata={"description": "Who acts."})
     action = fields.String(validate=validate.OneOf(ACTIONS),
-                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait "
-                                                    "or other."})
+                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait, "
+                                                    "other or body-check (a body check, side-swipe or tackle "
+                                                    "on `target`, see `body_check`)."})
     target = fields.String(allow_none=True, validate=validate.Length(1, 64),
                            metadata={"description": "Whom he acts against (null: nobody)."})
     target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
@@ -283,3 +296,6 @@ class DeclarationSchema(Strict):
                                 metadata={"description": "Attack or charge: a second weapon joined to it (F38)."})
     intimidate = fields.Nested(IntimidateDeclarationSchema, allow_none=True,
                                metadata={"description": "Attack or charge: an Intimidation joined to the blow (F41)."})
+    body_check = fields.Nested(BodyCheckDeclarationSchema, allow_none=True,
+                               metadata={"description": "Action body-check: its kind and the numbers the state "
+                                                        "lacks (F39, F40); left out, a plain body check."})
