@@ -15,8 +15,8 @@ from service.sim.rounds import play
 from service.sim.simulator import simulator_for
 
 LIMIT = 4.0
-RESOLVER_FIGHTS = 1500
-ENGINE_FIGHTS = 40_000
+RESOLVER_FIGHTS = 1200
+ENGINE_FIGHTS = 30_000
 
 
 def fighter(ident, weapon="longsword", skill=5, armor=None, dex=1, qik=1, str_=1, stm=1, **extra):
@@ -40,14 +40,15 @@ MATCHUPS = {
         botch_dice=3, attack_tie="attacker", exceptional_margin=8, all_out_doubles="levels", defence_uses="weapon",
         defence_size_sign="add", penalties_apply=False, ai_stance="all_out_when_opponent_hurt",
         melee_order="group_by_group", size_adds_levels=True, max_rounds=12),
-    "lopsided, brawler, desperate": duel(
-        fighter("master", "longsword", skill=9, dex=3, qik=2, armor="partial_chain", mounted=True,
-                abilities={"ride": 7}),
-        fighter("brawler", "unarmed", skill=3, stm=3, abilities={"brawl": 4}),
-        ai_stance="desperate_when_heavy", botch_dice=2),
+    "lopsided, mounted against a brawler, desperate": duel(
+        fighter("master", "longsword", skill=7, dex=2, qik=2, armor="leather", mounted=True, abilities={"ride": 5}),
+        fighter("brawler", "unarmed", skill=5, stm=3, str_=3, dex=2), ai_stance="desperate_when_heavy", botch_dice=2),
     "stalemate, plain botches": duel(fighter("wall", "shortsword", skill=2, armor="plate", stm=3),
                                      fighter("tower", "shortsword", skill=2, armor="plate", stm=3),
                                      botch_effects="miss_only", max_rounds=8, exceptional_margin=5),
+    # Ten botch dice: a 0 botches two times in three, several botches read the worst of several table dice.
+    "botch storm": duel(fighter("wall", "shortsword", skill=2, armor="plate", stm=3),
+                        fighter("tower", "mace", skill=2, armor="plate", stm=3), botch_dice=10, max_rounds=10),
 }
 
 
