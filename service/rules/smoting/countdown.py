@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from service.rules.smoting import combatant as derive
-from service.rules.smoting import moves, strikes
+from service.rules.smoting import fighters, moves, pools, strikes
 from service.rules.smoting.board import Board
 
 ACTIONS = ("attack", "move", "withdraw", "idle", "held_action")  # entries that count as an action taken
@@ -26,7 +26,7 @@ def roll_action_dice(board: Board, ident: str) -> list[int]:
             faces.append(board.dice.take("action", 6, ident))
         board.dice.record("action", "1d6", [f for f, _ in faces], faces[-1][0], all(s for _, s in faces), ident)
         return [faces[-1][0]]
-    faces = list(board.dice.roll("action", count["rolled"], 6, combatant=ident).dice)
+    faces = list(pools.plain(board.dice, "action", count["rolled"], ident).dice)
     return sorted(faces, reverse=True)[:MAX_KEPT] if len(faces) > MAX_KEPT else faces
 
 
@@ -61,7 +61,34 @@ def pick(board: Board, candidates: list[str]) -> str:
         return (-max(dice), -len(dice), not people[ident]["pc"])
     keys = {i: key(i) for i in candidates}
     best = min(keys.values())
-    tied = [i for i in candidates if keys[i] == best]
+    return _settle(board, [i for i in candidates if keys[i] == best])
+
+
+def _leaders(board: Board) -> list[str]:
+    """The candidates `pick` would tie on first (every active fighter with a die of 2+ has a say), in the
+    state's order; empty when no one can act. One pass: the countdown's hot loop."""
+    people, best, tied = board.fighters, None, []
+    for ident, hand in board.hands.items():
+        dice = hand.dice
+        if not dice:
+            continue
+        top = max(dice)
+        if top < 2:
+            continue
+        me = people[ident]
+        flags = me["flags"]
+        if flags["ooa"] or flags["kia"] or flags["crushed"]:  # fighters.active, inlined
+            continue
+        key = (-top, -len(dice), not me["pc"])
+        if best is None or key < best:
+            best, tied = key, [ident]
+        elif key == best:
+            tied.append(ident)
+    return tied
+
+
+def _settle(board: Board, tied: list[str]) -> str:
+    """The last countdown tie-break: option `tie_break` (a recorded die, or the state's order)."""
     if len(tied) == 1 or board.options["tie_break"] == "state_order":
         return tied[0]
     face = board.dice.roll("tie_break", 1, len(tied)).total
@@ -72,14 +99,13 @@ def pick(board: Board, candidates: list[str]) -> str:
 def closing_due(board: Board) -> bool:
     """Closing is called once a participant holds no die of 2+ (or no die at all: option
     `closing_trigger`); a held die counts (seed *Actions*)."""
+    no_dice = board.options["closing_trigger"] == "no_dice"
+    people = board.fighters
     for ident, hand in board.hands.items():
-        if not hand.rolled or not board.active(ident):
+        if not hand.rolled or hand.held is not None or not fighters.active(people[ident]):
             continue
-        if board.options["closing_trigger"] == "no_dice":
-            empty = not hand.dice and hand.held is None
-        else:
-            empty = not hand.usable() and hand.held is None
-        if empty:
+        dice = hand.dice
+        if not dice or (not no_dice and max(dice) < 2):
             return True
     return False
 
@@ -205,12 +231,12 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
     while True:
         if closing is None and closing_due(board):
             closing, called_after = _close(board, len(countdown))
-        candidates = [i for i, hand in board.hands.items() if hand.dice and max(hand.dice) >= 2 and board.active(i)]
-        if not candidates:
+        tied = _leaders(board)
+        if not tied:
             if surprise and board.surprised and board.options["surprise_closing"] == "after_surprisers":
                 closed_by = "surprise"
             break
-        actor = pick(board, candidates)
+        actor = _settle(board, tied)
         if closing is not None and board.hand(actor).top() < closing:
             closed_by = "closing_die"
             break
@@ -226,6 +252,6 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
 
 def _close(board: Board, after: int) -> tuple[int, int]:
     """The GM's closing die (role `closing`), rolled once (seed *Actions*)."""
-    die = board.dice.roll("closing", 1, 6).total
+    die = pools.plain(board.dice, "closing", 1).total
     board.emit("closing_called", after=after, die=die)
     return die, after
