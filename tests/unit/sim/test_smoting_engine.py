@@ -16,17 +16,17 @@ from service.sim.rounds import fight
 
 
 def fighter(ident, **extra):
-    return {"id": ident, "physical_rank": 5, "mental_rank": 4, "xposures": {"attack": 4, "parry": 2}, **extra}
+    return {"id": ident, "physical_rank": 3, "mental_rank": 3, "xposures": {"attack": 4, "parry": 2}, **extra}
 
 
 def duel(a, b, **options):
     return {"sides": [{"name": "red", "combatants": [a]}, {"name": "blue", "combatants": [b]}],
-            "options": {"max_rounds": 6, **options}}
+            "options": {"max_rounds": 8, **options}}
 
 
-GEOREG = fighter("georeg", pc=True, heroic=True, physical_rank=4, attributes={"str": 1, "agl": 2},
+GEOREG = fighter("georeg", pc=True, heroic=True, physical_rank=2, attributes={"str": 1, "agl": 2},
                  xposures={"attack": 5, "parry": 3})
-GINAT = fighter("ginat", physical_rank=6, mental_rank=3, xposures={"attack": 4, "dodge": 2},
+GINAT = fighter("ginat", physical_rank=4, mental_rank=2, xposures={"attack": 4, "dodge": 2},
                 weapon={"damage_dice": 5, "speed": 5})
 MATCHUPS = {
     "equal": duel(fighter("ann"), fighter("bob")),
@@ -37,13 +37,13 @@ MATCHUPS = {
     "dagger against a slow two-hander": duel(
         fighter("eve", weapon={"damage_dice": 3, "speed": 3, "size": "small"}, xposures={"attack": 5, "dodge": 3},
                 action_dice_modifier=1),
-        fighter("fay", weapon={"damage_dice": 6, "speed": 7, "size": "large"}, physical_rank=7, heroic=True,
+        fighter("fay", weapon={"damage_dice": 6, "speed": 7, "size": "large"}, physical_rank=4, heroic=True,
                 attributes={"bod": 2, "str": 1}, action_dice_modifier=-1)),
     "no stuns, ones never used, highest dice pay": duel(
         fighter("gil", pc=True, heroic=True, attributes={"agl": 1}), fighter("hal", group="mob", xposures={"attack": 3, "dodge": 2}),
         take_stun=False, use_ones="never", defence_die="highest", burn_die="highest", crossover_every=3),
 }
-LOOP_FIGHTS, ENGINE_FIGHTS = 300, 20000
+LOOP_FIGHTS, ENGINE_FIGHTS = 400, 20000
 
 
 def proportion_z(a, n1, b, n2):
