@@ -61,7 +61,7 @@ class Figures:
     attack: np.ndarray
     defence: np.ndarray       # index into DEFENCES
     defence_dice: np.ndarray  # the Xposure of that defence
-    rank: np.ndarray          # physical and mental real ranks with group levels, shape (2, 2)
+    rank: np.ndarray          # real ranks with group levels, [domain (physical, mental), fighter]
     threshold: np.ndarray     # physical T
     lost: np.ndarray          # starting losses, shape (2, 2): physical, mental
     crossover: np.ndarray     # starting crossover counters, shape (2, 2)
@@ -92,7 +92,7 @@ def figures(matchup: Any) -> Figures:
         attack=arr([w["xposures"]["attack"] for w in people]),
         defence=arr([DEFENCES.index(defence_of(w, o)) for w in people]),
         defence_dice=arr([w["xposures"][defence_of(w, o)] if defence_of(w, o) != "none" else 0 for w in people]),
-        rank=arr([[w["physical_rank"] + g["physical"], w["mental_rank"] + g["mental"]] for w, g in zip(people, groups)]),
+        rank=arr([[w[f"{d}_rank"] + g[d] for w, g in zip(people, groups)] for d in ("physical", "mental")]),
         threshold=arr([w["physical_rank"] + g["physical"] + w["bonus_physical"] for w, g in zip(people, groups)]),
         lost=arr([[w["lost_physical"], w["lost_mental"]] for w in people]),
         crossover=arr([[w["crossover_physical"], w["crossover_mental"]] for w in people]),

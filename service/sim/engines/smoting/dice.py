@@ -15,8 +15,8 @@ import numpy as np
 from service.rules.smoting import injury, tables
 from service.rules.smoting.fighters import ATTRIBUTES
 
-BIGGEST = 64   # pools up to this size are sampled from a table; larger ones (rare) from numpy's distributions
-MOST = 200     # successes a table pool may show (the mass above is far below 1e-15)
+BIGGEST = 40   # pools up to this size are sampled from a table; larger ones (rare) from numpy's distributions
+MOST = 120     # successes a table pool may show (the mass above is far below 1e-15)
 
 
 @cache

@@ -26,9 +26,8 @@ class Duels:
         self.f, self.o, self.rng = f, options, rng
         self.pools, self.injuries = Pools(rng, options), Injuries(options)
         n = 2 * fights
-        self.side = np.tile([0, 1], fights)  # which fighter each flat index is
-        self.lost = np.tile(f.lost, (fights, 1))  # (2 x fights, 2): physical, mental
-        self.crossover = np.tile(f.crossover, (fights, 1))
+        self.lost = np.tile(f.lost.T, fights)  # [domain] -> per flat index (physical, mental); fighter = index & 1
+        self.crossover = np.tile(f.crossover.T, fights)
         self.stunned = np.zeros(n, dtype=bool)
         self.ooa = np.zeros(n, dtype=bool)
         self.kia = np.zeros(n, dtype=bool)
@@ -65,9 +64,10 @@ class Duels:
 
     def step(self, r: np.ndarray) -> np.ndarray:
         """One call of the countdown in each fight `r`; returns the fights whose round goes on."""
-        i0 = 2 * r
-        s0, s1 = self.hand[i0], self.hand[i0 + 1]
-        up0, up1 = ~(self.ooa[i0] | self.kia[i0]), ~(self.ooa[i0 + 1] | self.kia[i0 + 1])
+        s = self.hand.reshape(-1, 2)[r]
+        s0, s1 = s[:, 0], s[:, 1]
+        up = ~(self.ooa.reshape(-1, 2)[r] | self.kia.reshape(-1, 2)[r])
+        up0, up1 = up[:, 0], up[:, 1]
         t0, t1 = H.TOP_USABLE[s0], H.TOP_USABLE[s1]
         if self.by_empty_hand:
             empty = (up0 & (H.SIZE[s0] == 0)) | (up1 & (H.SIZE[s1] == 0))
@@ -120,7 +120,7 @@ class Duels:
         self.live_defence[i] = 0
         hand = H.REMOVE[self.hand[i], top]
         total = self.toward[i] + top
-        speed = self.f.speed[self.side[i]]
+        speed = self.f.speed[i & 1]
         if self.use_ones:
             one = (total < speed) & (total + 1 >= speed) & (H.ONES[hand] > 0)
             hand[one] = H.REMOVE[hand[one], 1]
@@ -130,16 +130,17 @@ class Duels:
         self.toward[i] = np.where(fire, 0, total)
         i = i[fire]
         j = i ^ 1
-        struck = ~self.kia[j] | self.ooa[j]  # strikes.py: a target standing or out of action (even if killed)
-        self.strike(i[struck], j[struck])
+        i = i[~self.kia[j] | self.ooa[j]]  # strikes.py: a target standing or out of action (even if killed)
+        self.strike(i)
 
     # --- an attack --------------------------------------------------------------------------------------
 
-    def strike(self, i: np.ndarray, j: np.ndarray) -> None:
-        """`i` attacks `j` (seed *Attacks*, *Defences*, *Damage*; strikes.strike)."""
+    def strike(self, i: np.ndarray) -> None:
+        """`i` attacks its enemy `i ^ 1` (seed *Attacks*, *Defences*, *Damage*; strikes.strike)."""
         f, o = self.f, self.o
-        a, b = self.side[i], self.side[j]
-        remaining = f.rank[a, PHYSICAL] - self.lost[i, PHYSICAL]
+        j, a = i ^ 1, i & 1
+        b = a ^ 1
+        remaining = f.rank[PHYSICAL][a] - self.lost[PHYSICAL][i]
         dice = np.maximum(f.attack[a] - o["negative_rank_penalty"] * np.maximum(0, -remaining), o["min_attack_dice"])
         used = self._defend(i, j, a, b)
         kind = f.defence[b]
@@ -148,16 +149,19 @@ class Duels:
         floor = (dodge > 0) if o["dodge_floor"] == "one" else 0
         net = self.pools.successes(np.maximum(dice - dodge, floor)) - parry
         hit = net >= 1
-        i, j, a, b, net, used = i[hit], j[hit], a[hit], b[hit], net[hit], used[hit]
-        self.per_fighter["hits"] += np.bincount(a, minlength=2)
+        j, net, used = j[hit], net[hit], used[hit]
+        b = j & 1
+        self.per_fighter["hits"] += np.bincount(b ^ 1, minlength=2)
         down = self.ooa[j]
         if down.any():  # a hit on a fighter already out of action (seed *OoA and KIA*)
             jd = j[down]
-            dead = self.pools.successes(np.maximum(4 + f.body[b[down]], 1)) < 1
+            dead = self.pools.successes(np.maximum(4 + f.body[jd & 1], 1)) < 1
             self.kia[jd[dead]] = True
             self.counts["kills"] += int(dead.sum())
             keep = ~down
-            i, j, a, b, net, used = i[keep], j[keep], a[keep], b[keep], net[keep], used[keep]
+            j, net, used = j[keep], net[keep], used[keep]
+            b = j & 1
+        a = b ^ 1
         pool = f.damage_dice[a] + f.strength[a] + 2 * (net - 1) - f.armor[b]
         blocked = (f.defence[b] == BLOCK) & (used >= 0)
         pool = pool - np.where(blocked, used + f.shield[b], 0)
@@ -236,7 +240,7 @@ class Duels:
     def injure(self, j: np.ndarray, killing: np.ndarray) -> None:
         """The injury's location and effect, its losses, burns, discard and save (seed *Injury Table*)."""
         inj = self.injuries
-        self.per_fighter["injuries"] += np.bincount(self.side[j], minlength=2)
+        self.per_fighter["injuries"] += np.bincount(j & 1, minlength=2)
         effect = inj.roll(self.rng, killing.astype(np.int64))
         self.lose(j, PHYSICAL, inj.physical[effect])
         self.lose(j, MENTAL, inj.mental[effect])
@@ -246,7 +250,7 @@ class Duels:
         save = inj.saves[effect] & ~self.ooa[j]
         if save.any():
             js, es = j[save], effect[save]
-            level = self.f.levels[self.side[js], inj.save_attribute[es]]
+            level = self.f.levels[js & 1, inj.save_attribute[es]]
             failed = self.pools.successes(np.maximum(4 + level + inj.save_dice[es], 1)) < 1
             self.ooa[js[failed]] = True
 
@@ -256,12 +260,12 @@ class Duels:
         every = self.o["crossover_every"]
         for k in range(int(count.max(initial=0))):
             jj = j[count > k]
-            self.lost[jj, domain] += 1
-            self.per_fighter["ranks_lost"] += np.bincount(self.side[jj], minlength=2)
-            crossed = self.crossover[jj, domain] + 1
+            self.lost[domain][jj] += 1
+            self.per_fighter["ranks_lost"] += np.bincount(jj & 1, minlength=2)
+            crossed = self.crossover[domain][jj] + 1
             over = crossed >= every
-            self.crossover[jj, domain] = np.where(over, 0, crossed)
-            self.lost[jj[over], 1 - domain] += 1
+            self.crossover[domain][jj] = np.where(over, 0, crossed)
+            self.lost[1 - domain][jj[over]] += 1
 
     def burn(self, j: np.ndarray, count: np.ndarray) -> None:
         """Burn action dice: a non-1 die (option `burn_die`) becomes a 1, else a 1 is discarded (seed *Burn 1
@@ -272,10 +276,9 @@ class Duels:
 
     def check_out(self, j: np.ndarray) -> None:
         """Out of action at 0 remaining ranks (-3 heroic), physical or either domain (option `ooa_domain`)."""
-        f, b = self.f, self.side[j]
+        f, b = self.f, j & 1
         floor = np.where(f.heroic[b], -3, 0)
-        left = f.rank[b] - self.lost[j]  # (n, 2): physical, mental
-        out = left[:, PHYSICAL] <= floor
+        out = f.rank[PHYSICAL][b] - self.lost[PHYSICAL][j] <= floor
         if self.o["ooa_domain"] == "either":
-            out |= left[:, MENTAL] <= floor
+            out |= f.rank[MENTAL][b] - self.lost[MENTAL][j] <= floor
         self.ooa[j[out & ~self.kia[j]]] = True
