@@ -91,7 +91,7 @@ def _settle(board: Board, tied: list[str]) -> str:
     """The last countdown tie-break: option `tie_break` (a recorded die, or the state's order)."""
     if len(tied) == 1 or board.options["tie_break"] == "state_order":
         return tied[0]
-    face = board.dice.roll("tie_break", 1, len(tied)).total
+    face = pools.plain(board.dice, "tie_break", 1, sides=len(tied)).total
     board.emit("tie_broken", tied=tied, die=face, combatant=tied[face - 1])
     return tied[face - 1]
 

@@ -101,26 +101,28 @@ def _taken(dice: DiceSource, role: str, pending: int, explode: bool, combatant: 
     return faces, supplied
 
 
-def d6s(rng: random.Random, count: int) -> list[int]:
-    """`count` faces of a d6, the very faces `rng.randint(1, 6)` would give one after the other (its
-    rejection sampling on 3 random bits, without the call overhead: the round's hot path)."""
-    bits = rng.getrandbits
+def d6s(rng: random.Random, count: int, sides: int = 6) -> list[int]:
+    """`count` faces of a d`sides` (a d6 unless told), the very faces `rng.randint(1, sides)` would give one
+    after the other (its rejection sampling on random bits, without the call overhead: the round's hot path)."""
+    bits, k = rng.getrandbits, sides.bit_length()
     out = []
     for _ in range(count):
-        r = bits(3)
-        while r >= 6:
-            r = bits(3)
+        r = bits(k)
+        while r >= sides:
+            r = bits(k)
         out.append(r + 1)
     return out
 
 
-def plain(dice: DiceSource, role: str, count: int, combatant: str | None = None) -> Roll:
-    """`count` d6 summed and recorded, exactly as `dice.roll(role, count, 6, combatant=combatant)` would
-    (action dice, injury location and effect); generated faces skip the per-die queue look-up."""
+def plain(dice: DiceSource, role: str, count: int, combatant: str | None = None, sides: int = 6) -> Roll:
+    """`count` d`sides` summed and recorded, exactly as `dice.roll(role, count, sides, combatant=combatant)`
+    would (action dice, injury location and effect, tie-breaks); generated faces skip the per-die queue
+    look-up."""
     if count > 0 and not dice.remaining(role, combatant) and type(dice.rng) is random.Random:
-        faces = d6s(dice.rng, count)
-        return dice.record(role, "d6" if count == 1 else f"{count}d6", faces, sum(faces), False, combatant)
-    return dice.roll(role, count, 6, combatant=combatant)
+        faces = d6s(dice.rng, count, sides)
+        return dice.record(role, f"d{sides}" if count == 1 else f"{count}d{sides}", faces, sum(faces), False,
+                           combatant)
+    return dice.roll(role, count, sides, combatant=combatant)
 
 
 def generated(rng: random.Random, pending: int, explode: bool) -> list[int]:
