@@ -64,27 +64,32 @@ def pick(board: Board, candidates: list[str]) -> str:
     return _settle(board, [i for i in candidates if keys[i] == best])
 
 
-def _leaders(board: Board) -> list[str]:
+def _leaders(board: Board) -> tuple[list[str], int]:
     """The candidates `pick` would tie on first (every active fighter with a die of 2+ has a say), in the
-    state's order; empty when no one can act. One pass: the countdown's hot loop."""
-    people, best, tied = board.fighters, None, []
+    state's order, and their highest die; no one when no one can act. One pass: the countdown's hot loop."""
+    people, tied = board.fighters, []
+    best_top = best_len = 0
+    best_pc = False
     for ident, hand in board.hands.items():
         dice = hand.dice
         if not dice:
             continue
         top = max(dice)
-        if top < 2:
+        if top < 2 or top < best_top:
             continue
         me = people[ident]
         flags = me["flags"]
         if flags["ooa"] or flags["kia"] or flags["crushed"]:  # fighters.active, inlined
             continue
-        key = (-top, -len(dice), not me["pc"])
-        if best is None or key < best:
-            best, tied = key, [ident]
-        elif key == best:
-            tied.append(ident)
-    return tied
+        n, pc = len(dice), me["pc"]
+        if top == best_top:
+            if n < best_len or (n == best_len and best_pc and not pc):
+                continue
+            if n == best_len and pc == best_pc:
+                tied.append(ident)
+                continue
+        best_top, best_len, best_pc, tied = top, n, pc, [ident]
+    return tied, best_top
 
 
 def _settle(board: Board, tied: list[str]) -> str:
@@ -231,16 +236,16 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
     while True:
         if closing is None and closing_due(board):
             closing, called_after = _close(board, len(countdown))
-        tied = _leaders(board)
+        tied, top = _leaders(board)
         if not tied:
             if surprise and board.surprised and board.options["surprise_closing"] == "after_surprisers":
                 closed_by = "surprise"
             break
         actor = _settle(board, tied)
-        if closing is not None and board.hand(actor).top() < closing:
+        if closing is not None and top < closing:
             closed_by = "closing_die"
             break
-        board.emit("called", combatant=actor, die=board.hand(actor).top())
+        board.emit("called", combatant=actor, die=top)
         entry = act(board, actor, declarations.get(actor, {"action": "pass"}), declarations)
         countdown.append(entry)
         if entry["action"] in ACTIONS:
