@@ -113,3 +113,36 @@ def test_matchups_it_cannot_play_go_to_the_loop():
     assert not engine.accepts(RULESET.duel.read_matchup(unarmed))
     loop = engine.simulate(RULESET.duel.read_matchup(three), 3, np.random.default_rng(2))
     assert loop["trials"] == 3
+
+
+@pytest.mark.parametrize("success_min, explode", [(5, True), (4, False), (2, True), (6, True)])
+def test_the_pool_tables_are_the_exact_odds(success_min, explode):
+    from service.rules.smoting import pools
+    from service.sim.engines.smoting import dice
+
+    keep, other = dice._pools(success_min, explode)
+    width = dice.MOST
+    for n in (0, 1, 4, 9, 25, dice.BIGGEST):
+        row = keep[n * width:(n + 1) * width] / width
+        np.add.at(row, other[n * width:(n + 1) * width], (1 - keep[n * width:(n + 1) * width]) / width)
+        for k in range(12):
+            assert row[k] == pytest.approx(float(pools.exactly(n, k, success_min, explode)), abs=1e-12)
+
+
+def test_action_dice_states_are_the_exact_odds_of_the_best_eight():
+    from itertools import product
+
+    from service.sim.engines.smoting import hands
+
+    for count in (1, 4):
+        states, odds = hands.rolled(count, False)
+        brute = {}
+        for faces in product(range(1, 7), repeat=count):
+            key = hands.INDEX[tuple(faces.count(f) for f in range(1, 7))]
+            brute[key] = brute.get(key, 0) + 6.0 ** -count
+        assert dict(zip(states.tolist(), odds.tolist())) == pytest.approx(brute)
+    states, odds = hands.rolled(10, False)
+    assert all(hands.SIZE[s] == 8 for s in states) and odds.sum() == pytest.approx(1)
+    eight_sixes = hands.INDEX[(0, 0, 0, 0, 0, 8)]
+    assert dict(zip(states.tolist(), odds.tolist()))[eight_sixes] == pytest.approx(
+        sum(math.comb(10, k) * 5 ** (10 - k) for k in range(8, 11)) / 6 ** 10)

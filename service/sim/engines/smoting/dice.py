@@ -19,10 +19,36 @@ BIGGEST = 40   # pools up to this size are sampled from a table; larger ones (ra
 MOST = 120     # successes a table pool may show (the mass above is far below 1e-15)
 
 
+def alias(pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Walker's alias tables of each row of `pmf` (flat: row x width + column): keep column k when the
+    fraction drawn is below `keep`, else take `other` (one uniform and two look-ups a sample)."""
+    rows, width = pmf.shape
+    keep, other = np.ones((rows, width)), np.tile(np.arange(width), (rows, 1))
+    for row in range(rows):
+        scaled = pmf[row] / pmf[row].sum() * width
+        small = [k for k in range(width) if scaled[k] < 1]
+        large = [k for k in range(width) if scaled[k] >= 1]
+        while small and large:
+            s_, l_ = small.pop(), large[-1]
+            keep[row, s_], other[row, s_] = scaled[s_], l_
+            scaled[l_] -= 1 - scaled[s_]
+            if scaled[l_] < 1:
+                small.append(large.pop())
+    return keep.ravel(), other.ravel()
+
+
+def draw(rng: np.random.Generator, keep: np.ndarray, other: np.ndarray, width: int, rows: np.ndarray | int,
+         size: int) -> np.ndarray:
+    """Column samples of the alias tables' `rows` (one row for all, or one per sample)."""
+    x = rng.random(size) * width
+    k = x.astype(np.int64)
+    at = rows * width + k
+    return np.where(x - k < keep[at], k, other[at])
+
+
 @cache
-def _table(success_min: int, explode: bool) -> np.ndarray:
-    """Flat, sorted CDFs: row n (shifted by n) is P(successes <= k) of n dice, so one `searchsorted` samples
-    pools of any sizes at once."""
+def _pools(success_min: int, explode: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Alias tables of the successes of n dice, n = 0 .. BIGGEST (row n, column k = P(k successes))."""
     n = np.arange(BIGGEST + 1)[:, None]
     k = np.arange(MOST)[None, :]
     if explode:
@@ -34,9 +60,7 @@ def _table(success_min: int, explode: bool) -> np.ndarray:
     else:
         q = (7 - success_min) / 6
         pmf = np.exp(_log_comb(n, k) + k * np.log(q) + (n - k) * np.log1p(-q)) * (k <= n)  # q < 1: success_min >= 2
-    cdf = np.minimum(np.cumsum(pmf, axis=1), 1.0)
-    cdf[:, -1] = 1.0
-    return (cdf + n).ravel()
+    return alias(np.maximum(pmf, 0.0))
 
 
 def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -55,14 +79,14 @@ class Pools:
         self.rng, self.explode = rng, options["explode"]
         s = options["success_min"]
         self.final = (6 - s) / 5 if self.explode else (7 - s) / 6
-        self.flat = _table(s, self.explode)
+        self.keep, self.other = _pools(s, self.explode)
 
     def successes(self, dice: np.ndarray) -> np.ndarray:
         """Successes of pools of `dice` d6 each (negative sizes roll nothing)."""
         n = np.maximum(dice, 0)
         if n.size and n.max() > BIGGEST:
             return self.sampled(n)
-        return np.searchsorted(self.flat, n + self.rng.random(n.shape), side="right") - n * MOST
+        return draw(self.rng, self.keep, self.other, MOST, n, n.size)
 
     def sampled(self, n: np.ndarray) -> np.ndarray:
         """The same distribution drawn from numpy's binomial and negative binomial (any pool size)."""
@@ -79,7 +103,8 @@ class Injuries:
     def __init__(self, options: Mapping[str, Any]):
         odds = injury.face_odds()[0]
         self.face_p = np.array([float(odds[f]) for f in range(1, 7)])
-        self.face_p /= self.face_p.sum()
+        self.face_cdf = np.cumsum(self.face_p / self.face_p.sum())
+        self.face_cdf[-1] = 1.0
         kinds = tables.load("injury-locations")["kinds"]
         names = sorted(tables.load("injury-effects")["effects"])
         data = [injury.effect_data(name) for name in names]
@@ -99,6 +124,6 @@ class Injuries:
 
     def roll(self, rng: np.random.Generator, killing_blow: np.ndarray) -> np.ndarray:
         """Effect indices: the location's face, then 1d6 (+1 on a killing blow, at most row 7)."""
-        face = rng.choice(6, size=len(killing_blow), p=self.face_p) + 1
+        face = np.searchsorted(self.face_cdf, rng.random(len(killing_blow)), side="right") + 1
         row = np.minimum(rng.integers(1, 7, size=len(killing_blow)) + killing_blow, 7)
         return self.effect[face, row]

@@ -13,7 +13,7 @@ import numpy as np
 
 from service.sim.engines.smoting import hands as H
 from service.sim.engines.smoting.cover import Figures
-from service.sim.engines.smoting.dice import Injuries, Pools
+from service.sim.engines.smoting.dice import Injuries, Pools, alias, draw
 
 NONE, PARRY, DODGE, BLOCK = range(4)
 PHYSICAL, MENTAL = 0, 1
@@ -42,10 +42,15 @@ class Duels:
         self.burn_table = H.BURN[options["burn_die"]]
         self.pay_defence = H.LOWEST_USABLE if options["defence_die"] == "lowest_non_one" else H.TOP_USABLE
         self.by_empty_hand = options["closing_trigger"] == "no_dice"
+        self.rolls = []
+        for count in f.action_dice:
+            states, odds = H.rolled(count["rolled"], count["reroll_ones"])
+            self.rolls.append((states, *alias(odds[None, :])))
+        self.up = np.ones(n, dtype=bool)  # neither out of action nor killed (kept with ooa and kia)
 
     def standing(self) -> np.ndarray:
         """Still fighting, shape (fights, 2): neither out of action nor killed."""
-        return ~(self.ooa | self.kia).reshape(-1, 2)
+        return self.up.reshape(-1, 2)
 
     # --- a round ----------------------------------------------------------------------------------------
 
@@ -55,8 +60,8 @@ class Duels:
         for a in (0, 1):
             i = 2 * rows + a
             self.toward[i] = 0
-            states, cdf = H.rolled(self.f.action_dice[a]["rolled"], self.f.action_dice[a]["reroll_ones"])
-            self.hand[i] = states[np.searchsorted(cdf, self.rng.random(len(rows)), side="right")]
+            states, keep, other = self.rolls[a]
+            self.hand[i] = states[draw(self.rng, keep, other, len(states), 0, len(rows))]
             if self.f.burn_each_round[a]:
                 self.burn(i, np.full(len(rows), self.f.burn_each_round[a]))
         while len(rows):
@@ -66,7 +71,7 @@ class Duels:
         """One call of the countdown in each fight `r`; returns the fights whose round goes on."""
         s = self.hand.reshape(-1, 2)[r]
         s0, s1 = s[:, 0], s[:, 1]
-        up = ~(self.ooa.reshape(-1, 2)[r] | self.kia.reshape(-1, 2)[r])
+        up = self.up.reshape(-1, 2)[r]
         up0, up1 = up[:, 0], up[:, 1]
         t0, t1 = H.TOP_USABLE[s0], H.TOP_USABLE[s1]
         if self.by_empty_hand:
@@ -157,6 +162,7 @@ class Duels:
             jd = j[down]
             dead = self.pools.successes(np.maximum(4 + f.body[jd & 1], 1)) < 1
             self.kia[jd[dead]] = True
+            self.up[jd[dead]] = False
             self.counts["kills"] += int(dead.sum())
             keep = ~down
             j, net, used = j[keep], net[keep], used[keep]
@@ -176,7 +182,7 @@ class Duels:
         used = np.full(len(j), -1, dtype=np.int64)
         hand = self.hand[j]
         cannot_reach = H.TOP[hand] + self.toward[j] + (H.ONES[hand] > 0) < f.speed[b]
-        can = (f.defence[b] != NONE) & ~self.stunned[j] & ~self.ooa[j] & ~self.kia[j]
+        can = (f.defence[b] != NONE) & ~self.stunned[j] & self.up[j]
         pool = self.live_defence[j]
         live = can & (pool > 0)
         used[live] = pool[live]
@@ -217,6 +223,7 @@ class Duels:
         if self.o["massive_kia"]:
             massive = hurt & (damage > 3 * t)
             self.kia[j[massive]] = True
+            self.up[j[massive]] = False
             self.counts["kills"] += int(massive.sum())
             hurt &= ~massive
         j, b, damage, t = j[hurt], b[hurt], damage[hurt], t[hurt]
@@ -233,6 +240,7 @@ class Duels:
         self.counts["traumas"] += int(trauma.sum())
         self.counts["killing_blows"] += int(killing.sum())
         self.ooa[j[killing]] = True
+        self.up[j[killing]] = False
         if trauma.any():
             self.injure(j[trauma], killing[trauma])
         self.check_out(j)
@@ -253,6 +261,7 @@ class Duels:
             level = self.f.levels[js & 1, inj.save_attribute[es]]
             failed = self.pools.successes(np.maximum(4 + level + inj.save_dice[es], 1)) < 1
             self.ooa[js[failed]] = True
+            self.up[js[failed]] = False
 
     def lose(self, j: np.ndarray, domain: int, count: np.ndarray) -> None:
         """Direct rank losses; every `crossover_every`-th costs a rank of the other domain (seed *CrossOver
@@ -282,3 +291,4 @@ class Duels:
         if self.o["ooa_domain"] == "either":
             out |= f.rank[MENTAL][b] - self.lost[MENTAL][j] <= floor
         self.ooa[j[out & ~self.kia[j]]] = True
+        self.up[j[out]] = False

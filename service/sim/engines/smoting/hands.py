@@ -53,11 +53,11 @@ BURN = {"lowest": np.array([_burned(c, LOWEST_USABLE[i]) for i, c in enumerate(S
 
 @cache
 def rolled(count: int, reroll_ones: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(states, cumulative probabilities) of a fresh roll of `count` action dice, the best 8 kept, or one die
-    re-rolled until it is not a 1 (seed *Initiative & Actions*)."""
+    """(states, probabilities) of a fresh roll of `count` action dice, the best 8 kept, or one die re-rolled
+    until it is not a 1 (seed *Initiative & Actions*)."""
     if reroll_ones:
         states = np.array([INDEX[tuple(int(f == face) for f in range(1, 7))] for face in range(2, 7)])
-        return states, np.cumsum(np.full(5, 0.2))
+        return states, np.full(5, 0.2)
     odds: dict[int, float] = {}
     for faces in combinations_with_replacement(range(6, 0, -1), count):
         ways = factorial(count) / prod(factorial(faces.count(f)) for f in set(faces))
@@ -65,5 +65,4 @@ def rolled(count: int, reroll_ones: bool) -> tuple[np.ndarray, np.ndarray]:
         state = INDEX[tuple(kept.count(f) for f in range(1, 7))]
         odds[state] = odds.get(state, 0.0) + ways / 6**count
     states = np.array(sorted(odds))
-    cdf = np.cumsum([odds[s] for s in states])
-    return states, cdf / cdf[-1]
+    return states, np.array([odds[s] for s in states])
