@@ -31,9 +31,10 @@ GINAT = fighter("ginat", physical_rank=4, mental_rank=2, xposures={"attack": 4, 
 MATCHUPS = {
     "equal": duel(fighter("ann"), fighter("bob")),
     "lopsided, heroic soak": duel(GEOREG, GINAT),
-    "armored blocker with a shield": duel(
+    "armored blocker with a shield, a rank down": duel(
         fighter("cat", attributes={"str": 2}, weapon={"damage_dice": 6, "speed": 5, "size": "large"}),
-        fighter("dan", armor_resist=2, shield={"block_factor": 1}, xposures={"attack": 4, "block": 3})),
+        fighter("dan", armor_resist=2, shield={"block_factor": 1}, xposures={"attack": 4, "block": 3},
+                lost_physical=1, crossover_physical=1, bonus_physical=1)),
     "dagger against a slow two-hander": duel(
         fighter("eve", weapon={"damage_dice": 3, "speed": 3, "size": "small"}, xposures={"attack": 5, "dodge": 3},
                 action_dice_modifier=1),
