@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import fraction_text
+from service.api.fields import fraction_text, string_or_null
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
@@ -64,9 +64,7 @@ def exact_field(description: str) -> fields.Dict:
 
 def chance_fields() -> dict[str, fields.Field]:
     return {"chance": JsonFloat(required=True, metadata={"description": "The headline probability."}),
-            "chance_exact": fields.String(required=True, allow_none=True,
-                                          metadata={"description": "`chance` as an exact fraction (null: "
-                                                                   "unbounded sum)."})}
+            "chance_exact": string_or_null("`chance` as an exact fraction (null: unbounded sum).")}
 
 
 def answer_fields() -> dict[str, fields.Field]:
