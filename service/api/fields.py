@@ -8,7 +8,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonInteger
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 
 def _presence(default: Any, required: bool) -> dict[str, Any]:
@@ -45,6 +45,11 @@ def flag(text: str, default: bool | None = False) -> JsonBoolean:
 def fraction_text(value: Fraction) -> str:
     """An exact probability as the contract writes it: "n/d" in lowest terms, always with the slash."""
     return f"{value.numerator}/{value.denominator}"
+
+
+def probability_dict(text: str) -> fields.Dict:
+    """An answer's name -> probability object (numbers; required)."""
+    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True, metadata={"description": text})
 
 
 def exact_strings(text: str, **kw: Any) -> fields.Dict:

@@ -64,11 +64,6 @@ def dice_source(body: Mapping[str, Any]) -> DiceSource | None:
     return DiceSource.for_calculator(body.get("seed"), body.get("rolls") or {})
 
 
-def probability_dict(description: str) -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
-                       metadata={"description": description})
-
-
 def exact_dict(description: str) -> fields.Dict:
     return exact_strings(description + " As exact fraction strings.")
 

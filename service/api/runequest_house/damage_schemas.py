@@ -5,7 +5,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.api.fields import choice, flag, string_or_null, whole
+from service.api.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.runequest_house.common import (
     LOCATIONS,
     WEAPON_TYPES,
@@ -15,7 +15,6 @@ from service.api.runequest_house.common import (
     exact_dict,
     number_or_null,
     options_field,
-    probability_dict,
     rolls_field,
     seed_field,
     trace_field,

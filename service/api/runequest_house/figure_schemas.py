@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import choice, flag, string_or_null, whole
+from service.api.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.runequest_house.common import (
     ACTIONS,
     LOCATIONS,
@@ -13,7 +13,6 @@ from service.api.runequest_house.common import (
     exact_dict,
     number_or_null,
     options_field,
-    probability_dict,
     rolls_field,
     seed_field,
     trace_field,

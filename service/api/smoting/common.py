@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import fraction_text, string_or_null
+from service.api.fields import fraction_text, probability_dict, string_or_null
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
@@ -51,8 +51,7 @@ def options_field() -> fields.Nested:
 
 
 def odds_field(description: str, keys: str = "") -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
-                       metadata={"description": description + (f" Keys: {keys}." if keys else "")})
+    return probability_dict(description + (f" Keys: {keys}." if keys else ""))
 
 
 def exact_field(description: str) -> fields.Dict:

@@ -55,11 +55,6 @@ def options_field() -> fields.Nested:
                          metadata={"description": "Ruleset options (GET /v1/rulesets/war-and-combat lists them)."})
 
 
-def probabilities_field(text: str) -> fields.Dict:
-    """An outcome -> probability object (numbers)."""
-    return fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={"description": text})
-
-
 def exact_field(text: str) -> fields.Dict:
     """The same object with exact "n/d" strings."""
     return exact_strings(text + " (exact fractions \"n/d\").")

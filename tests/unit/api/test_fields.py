@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from marshmallow import Schema, ValidationError, validate
 
-from service.api.fields import bounded, choice, flag, fraction_text, string_or_null, whole
+from service.api.fields import bounded, choice, flag, fraction_text, probability_dict, string_or_null, whole
 
 
 def _load(field, data):
@@ -55,3 +55,11 @@ def test_fraction_text_and_string_or_null():
     assert fraction_text(Fraction(6, 4)) == "3/2"
     assert fraction_text(Fraction(2)) == "2/1"
     assert _load(string_or_null("t"), {"x": None}) == {"x": None}
+
+
+def test_probability_dict_takes_numbers_only_and_is_required():
+    assert _load(probability_dict("p"), {"x": {"hit": 0.25}}) == {"x": {"hit": 0.25}}
+    with pytest.raises(ValidationError):
+        _load(probability_dict("p"), {"x": {"hit": "1/4"}})
+    with pytest.raises(ValidationError, match="required"):
+        _load(probability_dict("p"), {})
