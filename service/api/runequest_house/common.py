@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from service.api import schemas
 from service.api.fields import exact_strings, fraction_text, whole
 from service.api.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource
@@ -28,8 +29,8 @@ def options_field() -> fields.Dict:
 
 
 def seed_field() -> JsonInteger:
-    return JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1),
-                       metadata={"description": SEED_DOC})
+    """The calculators' optional `seed` (with `seed` or `rolls` the answer rolls)."""
+    return schemas.seed_field(SEED_DOC)
 
 
 def rolls_field(name: str, roles: dict[str, tuple[str, int]]) -> fields.Nested:
