@@ -82,6 +82,15 @@ KNOCKBACK_OPTIONS = ("knockback_damage", "special_damage", "braced_extra_from", 
 
 
 @lru_cache(maxsize=2048)
+def _spread_pair(expression: Any, degree: str, parry_degree: str, parry_ap: int, armor_ap: int,
+                 ignores: bool) -> dict[str, Any]:
+    """`probabilities` and `probabilities_exact` of the damage reaching the location (pure, so remembered)."""
+    spread = passage_distribution(expression, degree, parry_degree, parry_ap, armor_ap,
+                                  {"critical_ignores_parry_ap": ignores})
+    return probability_pair("probabilities", spread)
+
+
+@lru_cache(maxsize=2048)
 def _knockback_chance(expression: Any, weapon_type: str, degree: str, parry_degree: str, parry_ap: int,
                       armor_ap: int, siz: int, strength: int | None, braced: bool, values: tuple) -> Fraction:
     """P(any knockback) over the blow's exact damage distribution (pure, so remembered)."""
@@ -124,7 +133,8 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
     critical = degree in ("critical", "critical_max")
     armor_ap = 0 if critical else layers.ap
     expression = blow(weapon["damage"], weapon["type"], bonus, degree, options)
-    spread = passage_distribution(expression, degree, parry_degree, body["parry"]["ap"], layers.ap, options)
+    spread = _spread_pair(expression, degree, parry_degree, body["parry"]["ap"], layers.ap,
+                          options["critical_ignores_parry_ap"])
     chance = None
     if target["siz"] is not None:
         chance = _knockback_chance(expression, weapon["type"], degree, parry_degree, body["parry"]["ap"], layers.ap,
@@ -142,6 +152,6 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
     if critical:
         used.append("RQH-CRIT-PARRY-AP")
     return {"expression": expression.text(), "armor_ap": armor_ap,
-            **probability_pair("probabilities", spread), **chance_pair("knockback_chance", chance),
+            **{name: dict(values) for name, values in spread.items()}, **chance_pair("knockback_chance", chance),
             "roll": roll, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
             "assumptions": used, "trace": trace(steps)}
