@@ -155,3 +155,30 @@ def test_the_simulator_plays_accepted_matchups_with_the_engine():
     tally = simulator.run_chunk(MATCHUPS["equal"], 0, 2000, 5)
     assert tally == engine.simulate(RULESET.duel.read_matchup(MATCHUPS["equal"]), 2000,
                                     np.random.default_rng(np.random.SeedSequence(5, spawn_key=(0,))))
+
+
+@pytest.mark.parametrize("botch_dice", [0, 1, 3])
+def test_the_vectorised_stress_die_has_the_exact_odds(botch_dice):
+    from service.rules.ars_magica import stress as exact
+    from service.sim.engines.ars_magica.dice import stress
+
+    n = 400_000
+    rolled = stress(np.random.default_rng(botch_dice), n, botch_dice)
+    value = np.where(rolled.botched, -1, rolled.value)
+    zs = {"botch": proportion_z(int(rolled.botched.sum()), n, float(exact.botch_chance(botch_dice)) * n, n)}
+    for x in (1, 2, 5, 9, 10, 12, 16, 20, 30, 40):
+        expected = float(exact.at_least(exact.stress_roll(0, botch_dice), x))
+        zs[f">= {x}"] = proportion_z(int((value >= x).sum()), n, expected * n, n)
+    assert all(abs(z) <= LIMIT for z in zs.values()), zs
+
+
+def test_the_botch_table_die_reads_as_the_resolvers():
+    from service.rules.ars_magica import botches
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.dice import botch_index
+
+    fast = botch_index(np.random.default_rng(2), np.full(100_000, 2))
+    dice = DiceSource.from_rng(random.Random(2))
+    slow = [max(botches.roll_index(dice, None) for _ in range(2)) for _ in range(20_000)]
+    for x in (3, 6, 10, 12, 20, 40):
+        assert abs(proportion_z(int((fast >= x).sum()), fast.size, sum(v >= x for v in slow), len(slow))) <= LIMIT, x
