@@ -10,8 +10,8 @@ import numpy as np
 from service.rules.ars_magica.melee import MAX_REROLLS
 from service.sim.engines.ars_magica.blows import Play, botch, fatigue_roll, land
 from service.sim.engines.ars_magica.dice import stress
-from service.sim.engines.ars_magica.figures import exceptional, duellist
 from service.sim.engines.ars_magica.fights import Fights, heavy_index
+from service.sim.engines.ars_magica.figures import duellist, exceptional
 from service.sim.engines.ars_magica.tally import Tally
 
 ATTACK, ALL_OUT, PREPARE, DESPERATE = range(4)
