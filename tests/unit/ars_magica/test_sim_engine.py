@@ -1,6 +1,7 @@
 """The vectorised `ars-magica` duel engine against the round-resolver loop it stands in for (differential
 test): win, draw and capped shares, mean rounds (Welch), blows per attack, botch and exceptional rates,
-first-strike share, levels lost by the loser and every combatant's fate; |z| > 4 fails."""
+first-strike share, levels lost by the loser and every combatant's fate; |z| > 4 fails. Below it: the
+vectorised dice against the exact odds, and every botch-table entry against the resolver's, one by one."""
 from __future__ import annotations
 
 import math
@@ -183,3 +184,37 @@ def test_the_botch_table_die_reads_as_the_resolvers():
     slow = [max(botches.roll_index(dice, None) for _ in range(2)) for _ in range(20_000)]
     for x in (3, 6, 10, 12, 20, 40):
         assert abs(proportion_z(int((fast >= x).sum()), fast.size, sum(v >= x for v in slow), len(slow))) <= LIMIT, x
+
+
+def _entries():
+    from service.sim.engines.ars_magica.figures import BOTCH_TABLES
+    return [(roll, i) for roll, table in BOTCH_TABLES.items() for i in range(len(table.effects))]
+
+
+@pytest.mark.parametrize("roll,entry", _entries())
+def test_every_botch_entry_changes_a_fighter_as_the_resolver_does(roll, entry):
+    """The deterministic part of each entry (timed effects, levels, characteristics, gear), one fight on
+    each side; own damage and fatigue rolls are random and left to the differential test."""
+    from service.rules.ars_magica import botches, state
+    from service.rules.ars_magica.work import Round
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.blows import Play, apply
+    from service.sim.engines.ars_magica.fights import KINDS, Fights
+    from service.sim.engines.ars_magica.figures import BOTCH_TABLES, CHAR, duellist
+
+    effects = {k: v for k, v in BOTCH_TABLES[roll].effects[entry].items() if k not in ("self_damage", "fatigue_roll")}
+    parsed = RULESET.duel.read_matchup(duel(fighter("ann", armor="full_chain", fatigue_levels_lost=1), fighter("bea")))
+    work = Round(parsed, [], DiceSource.from_rng(random.Random(1)))
+    botches.apply(work, "ann", effects, "bea", lambda *_: None)
+    codes = {"standing": 0}
+    fights = Fights([duellist(c, parsed.options, codes) for c in parsed.combatants], parsed.options, codes, 1)
+    apply(Play(fights, np.random.default_rng(1), parsed.options, {}), 0, np.array([0]), effects, 1)
+    ann = work.people["ann"]
+    assert (fights.body[0, 0], fights.fatigue[0, 0]) == (ann["body_levels_lost"], ann["fatigue_levels_lost"])
+    assert all(fights.chars[0, CHAR[k], 0] == v for k, v in ann["characteristics"].items())
+    assert fights.protection[0, 0] == state.totals_of(ann, parsed.options).soak - ann["characteristics"]["stm"]
+    assert bool(fights.broken[0, 0]) == (isinstance(ann["weapon"], dict) and ann["weapon"]["name"] == "broken")
+    for kind in KINDS:
+        k = KINDS.index(kind)
+        assert fights.lasting[k, 0, 0] + fights.next[k, 0, 0] == state.effect_total(ann, kind, work.number + 1), kind
+        assert fights.lasting[k, 0, 0] == state.effect_total(ann, kind, work.number + 2), kind
