@@ -218,3 +218,26 @@ def test_every_botch_entry_changes_a_fighter_as_the_resolver_does(roll, entry):
         k = KINDS.index(kind)
         assert fights.lasting[k, 0, 0] + fights.next[k, 0, 0] == state.effect_total(ann, kind, work.number + 1), kind
         assert fights.lasting[k, 0, 0] == state.effect_total(ann, kind, work.number + 2), kind
+
+
+@pytest.mark.parametrize("effect", sorted({name for row in RULESET.options["exceptional_effects"].default.values()
+                                           for name in row.values()}))
+def test_every_exceptional_effect_reads_as_the_resolver_reads_it(effect):
+    from service.rules.ars_magica import state
+    from service.rules.ars_magica.phases import exceptional_effect
+    from service.rules.ars_magica.work import Round
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.blows import Play, head_effect
+    from service.sim.engines.ars_magica.fights import Fights
+    from service.sim.engines.ars_magica.figures import duellist, exceptional
+
+    parsed = RULESET.duel.read_matchup(duel(fighter("ann", body_levels_lost=1), fighter("bea")))
+    work = Round(parsed, [], DiceSource.from_rng(random.Random(1)))
+    exceptional_effect(work, "ann", effect)
+    codes = {"standing": 0}
+    fights = Fights([duellist(c, parsed.options, codes) for c in parsed.combatants], parsed.options, codes, 1)
+    head_effect(Play(fights, np.random.default_rng(1), parsed.options, {}), 0, np.array([0]), exceptional(effect))
+    ann = work.people["ann"]
+    assert (fights.body[0, 0], fights.fatigue[0, 0]) == (ann["body_levels_lost"], ann["fatigue_levels_lost"])
+    for kind in ("attack", "defence"):
+        assert fights.effect(0, kind, 0) == state.effect_total(ann, kind, work.number)
