@@ -4,6 +4,7 @@ first-strike share, levels lost by the loser and every combatant's fate; |z| > 4
 vectorised dice against the exact odds, and every botch-table entry against the resolver's, one by one."""
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -122,6 +123,7 @@ def test_the_engine_tally_has_the_loops_shape(name):
     fast = engine.simulate(parsed, 300, np.random.default_rng(3))
     slow = play(RULESET, parsed, 30, random.Random(3))
     assert set(fast) == set(slow) and fast["trials"] == 300
+    assert json.loads(json.dumps(fast)) == fast  # plain JSON, as chunks travel through Celery and Redis
     assert sum(fast["wins"].values()) + fast["draws"] == 300 == sum(fast["rounds"].values())
     assert set(fast["status"]) == set(slow["status"])
     assert all(sum(counts.values()) == 300 for counts in fast["status"].values())
