@@ -1,8 +1,10 @@
 """The vectorised `ars-magica` duel engine against the round-resolver loop it stands in for (differential
 test): win, draw and capped shares, mean rounds (Welch), blows per attack, botch and exceptional rates,
-first-strike share, levels lost by the loser and every combatant's fate; |z| > 4 fails."""
+first-strike share, levels lost by the loser and every combatant's fate; |z| > 4 fails. Below it: the
+vectorised dice against the exact odds, and every botch-table entry against the resolver's, one by one."""
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -15,8 +17,9 @@ from service.sim.rounds import play
 from service.sim.simulator import simulator_for
 
 LIMIT = 4.0
-RESOLVER_FIGHTS = 1200
-ENGINE_FIGHTS = 30_000
+RESOLVER_FIGHTS = 900
+SLOW = {"armored vs unarmored": 600, "stalemate, plain botches": 700, "botch storm": 600}  # long fights
+ENGINE_FIGHTS = 20_000
 
 
 def fighter(ident, weapon="longsword", skill=5, armor=None, dex=1, qik=1, str_=1, stm=1, **extra):
@@ -109,7 +112,7 @@ def test_the_engine_agrees_with_the_resolver_loop(name):
     parsed = RULESET.duel.read_matchup(MATCHUPS[name])
     assert engine.accepts(parsed)
     fast = engine.simulate(parsed, ENGINE_FIGHTS, np.random.default_rng(7))
-    slow = play(RULESET, parsed, RESOLVER_FIGHTS, random.Random(7))
+    slow = play(RULESET, parsed, SLOW.get(name, RESOLVER_FIGHTS), random.Random(7))
     zs = statistics(fast, slow, parsed.options["ai_stance"] == "all_out_when_opponent_hurt")
     assert {k for k, v in zs.items() if abs(v) > LIMIT} == set(), zs
 
@@ -120,6 +123,7 @@ def test_the_engine_tally_has_the_loops_shape(name):
     fast = engine.simulate(parsed, 300, np.random.default_rng(3))
     slow = play(RULESET, parsed, 30, random.Random(3))
     assert set(fast) == set(slow) and fast["trials"] == 300
+    assert json.loads(json.dumps(fast)) == fast  # plain JSON, as chunks travel through Celery and Redis
     assert sum(fast["wins"].values()) + fast["draws"] == 300 == sum(fast["rounds"].values())
     assert set(fast["status"]) == set(slow["status"])
     assert all(sum(counts.values()) == 300 for counts in fast["status"].values())
@@ -155,3 +159,87 @@ def test_the_simulator_plays_accepted_matchups_with_the_engine():
     tally = simulator.run_chunk(MATCHUPS["equal"], 0, 2000, 5)
     assert tally == engine.simulate(RULESET.duel.read_matchup(MATCHUPS["equal"]), 2000,
                                     np.random.default_rng(np.random.SeedSequence(5, spawn_key=(0,))))
+
+
+@pytest.mark.parametrize("botch_dice", [0, 1, 3])
+def test_the_vectorised_stress_die_has_the_exact_odds(botch_dice):
+    from service.rules.ars_magica import stress as exact
+    from service.sim.engines.ars_magica.dice import stress
+
+    n = 200_000
+    rolled = stress(np.random.default_rng(botch_dice), n, botch_dice)
+    value = np.where(rolled.botched, -1, rolled.value)
+    zs = {"botch": proportion_z(int(rolled.botched.sum()), n, float(exact.botch_chance(botch_dice)) * n, n)}
+    for x in (1, 2, 5, 9, 10, 12, 16, 20, 30, 40):
+        expected = float(exact.at_least(exact.stress_roll(0, botch_dice), x))
+        zs[f">= {x}"] = proportion_z(int((value >= x).sum()), n, expected * n, n)
+    assert all(abs(z) <= LIMIT for z in zs.values()), zs
+
+
+def test_the_botch_table_die_reads_as_the_resolvers():
+    from service.rules.ars_magica import botches
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.dice import botch_index
+
+    fast = botch_index(np.random.default_rng(2), np.full(100_000, 2))
+    dice = DiceSource.from_rng(random.Random(2))
+    slow = [max(botches.roll_index(dice, None) for _ in range(2)) for _ in range(20_000)]
+    for x in (3, 6, 10, 12, 20, 40):
+        assert abs(proportion_z(int((fast >= x).sum()), fast.size, sum(v >= x for v in slow), len(slow))) <= LIMIT, x
+
+
+def _entries():
+    from service.sim.engines.ars_magica.figures import BOTCH_TABLES
+    return [(roll, i) for roll, table in BOTCH_TABLES.items() for i in range(len(table.effects))]
+
+
+@pytest.mark.parametrize("roll,entry", _entries())
+def test_every_botch_entry_changes_a_fighter_as_the_resolver_does(roll, entry):
+    """The deterministic part of each entry (timed effects, levels, characteristics, gear), one fight on
+    each side; own damage and fatigue rolls are random and left to the differential test."""
+    from service.rules.ars_magica import botches, state
+    from service.rules.ars_magica.work import Round
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.blows import Play, apply
+    from service.sim.engines.ars_magica.fights import KINDS, Fights
+    from service.sim.engines.ars_magica.figures import BOTCH_TABLES, CHAR, duellist
+
+    effects = {k: v for k, v in BOTCH_TABLES[roll].effects[entry].items() if k not in ("self_damage", "fatigue_roll")}
+    parsed = RULESET.duel.read_matchup(duel(fighter("ann", armor="full_chain", fatigue_levels_lost=1), fighter("bea")))
+    work = Round(parsed, [], DiceSource.from_rng(random.Random(1)))
+    botches.apply(work, "ann", effects, "bea", lambda *_: None)
+    codes = {"standing": 0}
+    fights = Fights([duellist(c, parsed.options, codes) for c in parsed.combatants], parsed.options, codes, 1)
+    apply(Play(fights, np.random.default_rng(1), parsed.options, {}), 0, np.array([0]), effects, 1)
+    ann = work.people["ann"]
+    assert (fights.body[0, 0], fights.fatigue[0, 0]) == (ann["body_levels_lost"], ann["fatigue_levels_lost"])
+    assert all(fights.chars[0, CHAR[k], 0] == v for k, v in ann["characteristics"].items())
+    assert fights.protection[0, 0] == state.totals_of(ann, parsed.options).soak - ann["characteristics"]["stm"]
+    assert bool(fights.broken[0, 0]) == (isinstance(ann["weapon"], dict) and ann["weapon"]["name"] == "broken")
+    for kind in KINDS:
+        k = KINDS.index(kind)
+        assert fights.lasting[k, 0, 0] + fights.next[k, 0, 0] == state.effect_total(ann, kind, work.number + 1), kind
+        assert fights.lasting[k, 0, 0] == state.effect_total(ann, kind, work.number + 2), kind
+
+
+@pytest.mark.parametrize("effect", sorted({name for row in RULESET.options["exceptional_effects"].default.values()
+                                           for name in row.values()}))
+def test_every_exceptional_effect_reads_as_the_resolver_reads_it(effect):
+    from service.rules.ars_magica import state
+    from service.rules.ars_magica.phases import exceptional_effect
+    from service.rules.ars_magica.work import Round
+    from service.rules.dice import DiceSource
+    from service.sim.engines.ars_magica.blows import Play, head_effect
+    from service.sim.engines.ars_magica.fights import Fights
+    from service.sim.engines.ars_magica.figures import duellist, exceptional
+
+    parsed = RULESET.duel.read_matchup(duel(fighter("ann", body_levels_lost=1), fighter("bea")))
+    work = Round(parsed, [], DiceSource.from_rng(random.Random(1)))
+    exceptional_effect(work, "ann", effect)
+    codes = {"standing": 0}
+    fights = Fights([duellist(c, parsed.options, codes) for c in parsed.combatants], parsed.options, codes, 1)
+    head_effect(Play(fights, np.random.default_rng(1), parsed.options, {}), 0, np.array([0]), exceptional(effect))
+    ann = work.people["ann"]
+    assert (fights.body[0, 0], fights.fatigue[0, 0]) == (ann["body_levels_lost"], ann["fatigue_levels_lost"])
+    for kind in ("attack", "defence"):
+        assert fights.effect(0, kind, 0) == state.effect_total(ann, kind, work.number)

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from service.sim.engines.ars_magica.dice import botch_index, stress
-from service.sim.engines.ars_magica.figures import BOTCH_TABLES, CHAR, Exceptional
 from service.sim.engines.ars_magica.fights import Fights
+from service.sim.engines.ars_magica.figures import BOTCH_TABLES, CHAR, Exceptional
 
 
 @dataclass

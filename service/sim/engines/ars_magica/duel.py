@@ -10,8 +10,8 @@ import numpy as np
 from service.rules.ars_magica.melee import MAX_REROLLS
 from service.sim.engines.ars_magica.blows import Play, botch, fatigue_roll, land
 from service.sim.engines.ars_magica.dice import stress
-from service.sim.engines.ars_magica.figures import exceptional, duellist
 from service.sim.engines.ars_magica.fights import Fights, heavy_index
+from service.sim.engines.ars_magica.figures import duellist, exceptional
 from service.sim.engines.ars_magica.tally import Tally
 
 ATTACK, ALL_OUT, PREPARE, DESPERATE = range(4)
@@ -69,9 +69,9 @@ def round_(play: Play, heavy: int | None) -> None:
     details(play, winner)
 
 
-def initiative(play: Play, i: int, rows: np.ndarray, total: np.ndarray) -> np.ndarray:
+def initiative(play: Play, total: np.ndarray) -> np.ndarray:
     """phases.initiative_roll: the Initiative total + a stress die without botch dice."""
-    return total + stress(play.rng, rows.size, 0).value
+    return total + stress(play.rng, total.size, 0).value
 
 
 def melee(play: Play, action: np.ndarray) -> np.ndarray:
@@ -82,7 +82,7 @@ def melee(play: Play, action: np.ndarray) -> np.ndarray:
     if rows.size == 0:
         return winner
     totals = [f.totals(i, rows)["initiative"] for i in range(2)]
-    values = [initiative(play, i, rows, totals[i]) for i in range(2)]
+    values = [initiative(play, totals[i]) for i in range(2)]
     won = contest(play, rows, totals, values)
     winner[rows] = won
     if play.options["melee_order"] == "group_by_group":
@@ -109,7 +109,7 @@ def contest(play: Play, rows: np.ndarray, totals: list, values: list) -> np.ndar
     for _ in range(MAX_REROLLS - 1):
         if tied.size == 0:
             break
-        again = [initiative(play, i, rows[tied], totals[i][tied]) for i in range(2)]
+        again = [initiative(play, totals[i][tied]) for i in range(2)]
         won[tied] = np.where(again[0] > again[1], 0, 1)
         tied = tied[again[0] == again[1]]
     won[tied] = 0

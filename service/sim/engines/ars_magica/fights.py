@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from service.rules.ars_magica import ladders
-from service.sim.engines.ars_magica.figures import CHAR, MAX_LOST, Duellist, _rungs
+from service.sim.engines.ars_magica.figures import CHAR, MAX_LOST, Duellist, rungs
 
 KINDS = ("attack", "defence", "damage", "skip_attack", "lose_initiative", "opponent_attack")
 PER_FIGHT = ("body", "fatigue", "broken", "protection", "ready", "inflicted")
@@ -20,7 +20,7 @@ class Fights:
 
     def __init__(self, people: list[Duellist], options: Mapping[str, Any], codes: dict[str, int], n: int):
         self.people, self.options = people, options
-        self.fatigue_penalty, self.fatigue_acts, self.fatigue_code = _rungs(options["fatigue_levels"], codes)
+        self.fatigue_penalty, self.fatigue_acts, self.fatigue_code = rungs(options["fatigue_levels"], codes)
         self.body = np.array([np.full(n, p.body) for p in people])
         self.fatigue = np.array([np.full(n, p.fatigue) for p in people])
         self.chars = np.array([np.tile(p.chars[:, None], (1, n)) for p in people])  # (2, 8, n)

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from service.rules.ars_magica import botches, ladders, tables
-from service.rules.ars_magica.totals import CHARACTERISTICS, weapon_of, protection_of
+from service.rules.ars_magica.totals import CHARACTERISTICS, protection_of, weapon_of
 
 MAX_LOST = 100  # levels lost are kept at most 100 (work.Round.lose)
 CHAR = {name: i for i, name in enumerate(CHARACTERISTICS)}
@@ -18,7 +18,7 @@ BRAWLING = ("unarmed", "brawling")
 ROLLS = ("attack", "defence", "damage", "soak")
 
 
-def _rungs(ladder: list, codes: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rungs(ladder: list, codes: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A ladder read at 0..100 levels lost: penalty, acts, status code (ladders.penalty / acts / level_name)."""
     lost = range(MAX_LOST + 1)
     return (np.array([ladders.penalty(ladder, k) for k in lost]), np.array([ladders.acts(ladder, k) for k in lost]),
@@ -59,7 +59,7 @@ def duellist(c: Mapping[str, Any], options: Mapping[str, Any], codes: dict[str, 
     w = weapon_of(c["weapon"], options["weapon_pack"], ("weapon",))
     skill = min(c["abilities"]["weapon"], c["abilities"]["ride"]) if c["mounted"] else c["abilities"]["weapon"]
     body = ladders.body_ladder(options, c["size"])
-    penalty, acts, code = _rungs(body, codes)
+    penalty, acts, code = rungs(body, codes)
     out = {"incapacitated": _level(body, "incapacitated"), "dead": _level(body, "dead"),
            "unconscious": _level(options["fatigue_levels"], "unconscious")}
     return Duellist(c["id"], c["side"], skill, 0 if c["mounted"] else abs(c["encumbrance"]), c["size"],

@@ -32,7 +32,7 @@ class Tally:
         up = [f.able(i)[rows] for i in range(2)]
         self.rounds[str(rounds)] += n
         self.played += n if rounds else 0
-        for i, p in enumerate(self.people):
+        for i in range(len(self.people)):
             codes, counts = np.unique(f.status(i)[rows], return_counts=True)
             self.status[i].update({self.names[c]: int(k) for c, k in zip(codes, counts)})
         if capped:
