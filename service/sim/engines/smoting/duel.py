@@ -118,9 +118,16 @@ class Duels:
                 self.hand[i[one]] = H.REMOVE[hand[one], 1]
                 self.stunned[i[one]] = False
                 stunned &= ~one
-            spent = i[stunned]  # option stun_recovery "spend": the die goes, and the stun with it
+            if self.o["stun_recovery"] == "roll":  # a BODY roll: passed, the stun goes and the die acts
+                body = self.f.body[i[stunned] & 1]
+                passed = np.zeros(len(i), dtype=bool)
+                passed[stunned] = self.pools.successes(np.maximum(4 + body, 1)) >= 1
+                self.stunned[i[passed]] = False
+                stunned &= ~passed
+            else:
+                self.stunned[i[stunned]] = False
+            spent = i[stunned]  # the die goes (under "spend" the stun with it)
             self.hand[spent] = H.REMOVE[self.hand[spent], top[stunned]]
-            self.stunned[spent] = False
             i, top = i[~stunned], top[~stunned]
         self.live_defence[i] = 0
         hand = H.REMOVE[self.hand[i], top]
