@@ -35,18 +35,18 @@ MATCHUPS = {
         fighter("cat", attributes={"str": 2}, weapon={"damage_dice": 6, "speed": 5, "size": "large"}),
         fighter("dan", armor_resist=2, shield={"block_factor": 1}, xposures={"attack": 4, "block": 3},
                 lost_physical=1, crossover_physical=1, bonus_physical=1)),
-    "dagger against a slow two-hander": duel(
+    "dagger against a slow two-hander with the best 8 of 9 dice and a burn a round": duel(
         fighter("eve", weapon={"damage_dice": 3, "speed": 3, "size": "small"}, xposures={"attack": 5, "dodge": 3},
                 action_dice_modifier=1),
         fighter("fay", weapon={"damage_dice": 6, "speed": 7, "size": "large"}, physical_rank=4, heroic=True,
-                attributes={"bod": 2, "str": 1}, action_dice_modifier=-1)),
+                attributes={"bod": 2, "str": 1}, action_dice_modifier=5, burn_each_round=1)),
     "no stuns, ones never used, highest dice pay": duel(
         fighter("gil", pc=True, heroic=True, attributes={"agl": 1}), fighter("hal", group="mob", xposures={"attack": 3, "dodge": 2}),
         take_stun=False, use_ones="never", defence_die="highest", burn_die="highest", crossover_every=3),
 }
-MATCHUPS["stuns shaken off by BODY, group dice to attack"] = duel(
+MATCHUPS["stuns shaken off by BODY, group dice to attack, one re-rolled action die"] = duel(
     fighter("ivy", attributes={"bod": 1}, weapon={"damage_dice": 5, "speed": 4}),
-    fighter("jon", group="mob", attributes={"bod": -1}, xposures={"attack": 3, "dodge": 2}),
+    fighter("jon", group="mob", attributes={"bod": -1}, xposures={"attack": 3, "dodge": 2}, action_dice_modifier=-4),
     stun_recovery="roll", one_die_stun="roll", group_dice_to="attack_dice")
 LOOP_FIGHTS, ENGINE_FIGHTS = 300, 10000
 
