@@ -44,10 +44,17 @@ MATCHUPS = {
         fighter("gil", pc=True, heroic=True, attributes={"agl": 1}), fighter("hal", group="mob", xposures={"attack": 3, "dodge": 2}),
         take_stun=False, use_ones="never", defence_die="highest", burn_die="highest", crossover_every=3),
 }
-MATCHUPS["stuns shaken off by BODY, group dice to attack, one re-rolled action die"] = duel(
+MATCHUPS["stuns shaken off by BODY, group dice to attack, one re-rolled action die, reckless"] = duel(
     fighter("ivy", attributes={"bod": 1}, weapon={"damage_dice": 5, "speed": 4}),
     fighter("jon", group="mob", attributes={"bod": -1}, xposures={"attack": 3, "dodge": 2}, action_dice_modifier=-4),
-    stun_recovery="roll", one_die_stun="roll", group_dice_to="attack_dice")
+    stun_recovery="roll", one_die_stun="roll", group_dice_to="attack_dice", duel_ai="reckless")
+MATCHUPS["rare rulings: no massive kills, ties by order, 4+ without re-rolls, a dodge floor"] = duel(
+    fighter("kim", heroic=True, attributes={"bod": 1, "str": 1}, xposures={"attack": 4, "dodge": 3}),
+    fighter("lee", physical_rank=2, xposures={"attack": 4, "parry": 2}, weapon={"damage_dice": 6, "speed": 4}),
+    massive_kia=False, ooa_domain="physical", tie_break="state_order", dodge_floor="one", min_attack_dice=0,
+    negative_rank_penalty=2, closing_trigger="no_dice", action_dice_base=3, soak_attributes=["bod", "str"],
+    success_min=4, explode=False,
+    injury_location_map={"1": "head", "2": "head", "3": "chest", "4": "chest", "5": "left_arm", "6": "right_leg"})
 LOOP_FIGHTS, ENGINE_FIGHTS = 300, 10000
 
 
