@@ -168,3 +168,13 @@ def test_action_dice_states_are_the_exact_odds_of_the_best_eight():
     eight_sixes = hands.INDEX[(0, 0, 0, 0, 0, 8)]
     assert dict(zip(states.tolist(), odds.tolist()))[eight_sixes] == pytest.approx(
         sum(math.comb(10, k) * 5 ** (10 - k) for k in range(8, 11)) / 6 ** 10)
+
+
+def test_pools_beyond_the_table_are_drawn_from_the_same_distribution():
+    from service.sim.engines.smoting import dice
+
+    pools = dice.Pools(np.random.default_rng(4), {"success_min": 5, "explode": True})
+    big = pools.successes(np.array([dice.BIGGEST + 20] * 40000 + [0]))
+    assert big[-1] == 0
+    mean, sd = (dice.BIGGEST + 20) * 2 / 5, math.sqrt((dice.BIGGEST + 20) * 0.4 / 40000)  # one die: 0.24 + 0.16
+    assert abs(big[:-1].mean() - mean) < 5 * sd
