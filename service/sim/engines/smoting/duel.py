@@ -102,7 +102,7 @@ class Duels:
             hand = self.hand[i]
             if self.one_removes_stun:
                 one = stunned & (H.ONES[hand] > 0)
-                self.hand[i[one]] = H.REMOVE[hand[one], 1]
+                self.hand[i[one]] = H.REMOVE_ONE[hand[one]]
                 self.stunned[i[one]] = False
                 stunned &= ~one
             if self.o["stun_recovery"] == "roll":  # a BODY roll: passed, the stun goes and the die acts
@@ -114,15 +114,15 @@ class Duels:
             else:
                 self.stunned[i[stunned]] = False
             spent = i[stunned]  # the die goes (under "spend" the stun with it)
-            self.hand[spent] = H.REMOVE[self.hand[spent], top[stunned]]
+            self.hand[spent] = H.minus(self.hand[spent], top[stunned])
             i, top = i[~stunned], top[~stunned]
         self.live_defence[i] = 0
-        hand = H.REMOVE[self.hand[i], top]
+        hand = H.minus(self.hand[i], top)
         total = self.toward[i] + top
         speed = self.f.speed[i & 1]
         if self.use_ones:
             one = (total < speed) & (total + 1 >= speed) & (H.ONES[hand] > 0)
-            hand[one] = H.REMOVE[hand[one], 1]
+            hand[one] = H.REMOVE_ONE[hand[one]]
             total = total + one
         self.hand[i] = hand
         fire = total >= speed
@@ -185,7 +185,7 @@ class Duels:
         fresh = can & ~live & (spare > 0) & ((spare >= 2) | cannot_reach)
         if fresh.any():
             jf, hf, bf = j[fresh], hand[fresh], b[fresh]
-            self.hand[jf] = H.REMOVE[hf, self.pay_defence[hf]]
+            self.hand[jf] = H.minus(hf, self.pay_defence[hf])
             dice = f.defence_dice[bf] - 2 * ((f.defence[bf] == DODGE) & f.fired[a[fresh]])
             got = self.pools.successes(dice)
             used[fresh] = got
@@ -204,7 +204,7 @@ class Duels:
         if not soak.any():
             return got
         with_one = soak & one
-        self.hand[j[with_one]] = H.REMOVE[hand[with_one], 1]
+        self.hand[j[with_one]] = H.REMOVE_ONE[hand[with_one]]
         burned = soak & ~one
         self.hand[j[burned]] = self.burn_table[hand[burned]]
         got[soak] = self.pools.successes(f.soak[b[soak]])

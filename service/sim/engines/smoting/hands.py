@@ -36,6 +36,13 @@ def _minus(counts: tuple[int, ...], face: int) -> int:
 
 
 REMOVE = np.array([[_minus(c, f) for f in range(7)] for c in STATES])  # [state, face] -> state (-1: no such die)
+_REMOVE = REMOVE.ravel()
+REMOVE_ONE = REMOVE[:, 1].copy()
+
+
+def minus(states: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Each hand with one die of the given face spent (`REMOVE` as one flat look-up)."""
+    return _REMOVE[states * 7 + faces]
 
 
 def _burned(counts: tuple[int, ...], face: int) -> int:
