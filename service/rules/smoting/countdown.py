@@ -64,22 +64,24 @@ def pick(board: Board, candidates: list[str]) -> str:
     return _settle(board, [i for i in candidates if keys[i] == best])
 
 
-def _leaders(board: Board) -> tuple[list[str], int]:
+def _leaders(board: Board, watch_closing: bool) -> tuple[list[str], int, bool]:
     """The candidates `pick` would tie on first (every active fighter with a die of 2+ has a say), in the
-    state's order, and their highest die; no one when no one can act. One pass: the countdown's hot loop."""
+    state's order, their highest die, and (when `watch_closing`) whether `closing_due` holds: one pass over
+    the hands, the countdown's hot loop."""
     people, tied = board.fighters, []
     best_top = best_len = 0
-    best_pc = False
+    best_pc = due = False
+    no_dice = board.options["closing_trigger"] == "no_dice"
     for ident, hand in board.hands.items():
         dice = hand.dice
-        if not dice:
-            continue
-        top = max(dice)
-        if top < 2 or top < best_top:
-            continue
         me = people[ident]
         flags = me["flags"]
         if flags["ooa"] or flags["kia"] or flags["crushed"]:  # fighters.active, inlined
+            continue
+        top = max(dice) if dice else 0
+        if watch_closing and not due and hand.rolled and hand.held is None:
+            due = not dice or (not no_dice and top < 2)
+        if top < 2 or top < best_top:
             continue
         n, pc = len(dice), me["pc"]
         if top == best_top:
@@ -89,7 +91,7 @@ def _leaders(board: Board) -> tuple[list[str], int]:
                 tied.append(ident)
                 continue
         best_top, best_len, best_pc, tied = top, n, pc, [ident]
-    return tied, best_top
+    return tied, best_top, due
 
 
 def _settle(board: Board, tied: list[str]) -> str:
@@ -234,9 +236,9 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
     if surprise and board.surprised and board.options["surprise_closing"] == "immediate":
         closing, called_after = _close(board, 0)
     while True:
-        if closing is None and closing_due(board):
+        tied, top, due = _leaders(board, closing is None)
+        if due:  # closing_due(board), from the same pass
             closing, called_after = _close(board, len(countdown))
-        tied, top = _leaders(board)
         if not tied:
             if surprise and board.surprised and board.options["surprise_closing"] == "after_surprisers":
                 closed_by = "surprise"

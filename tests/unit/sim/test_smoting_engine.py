@@ -1,7 +1,7 @@
 """The vectorised smoting duel against the round-resolver loop it stands in for (differential test): win and
 capped shares, mean rounds (Welch), and per combatant hits, injuries and ranks lost per fight and the
 killed / out-of-action shares; |z| > 4 fails. The loop's fights are played one by one so their per-fight
-variance is known; the engine's 20,000 fights make its own error negligible beside it."""
+variance is known; the engine's 10,000 fights make its own error small beside it."""
 from __future__ import annotations
 
 import math
@@ -35,16 +35,27 @@ MATCHUPS = {
         fighter("cat", attributes={"str": 2}, weapon={"damage_dice": 6, "speed": 5, "size": "large"}),
         fighter("dan", armor_resist=2, shield={"block_factor": 1}, xposures={"attack": 4, "block": 3},
                 lost_physical=1, crossover_physical=1, bonus_physical=1)),
-    "dagger against a slow two-hander": duel(
+    "dagger against a slow two-hander with the best 8 of 9 dice and a burn a round": duel(
         fighter("eve", weapon={"damage_dice": 3, "speed": 3, "size": "small"}, xposures={"attack": 5, "dodge": 3},
                 action_dice_modifier=1),
         fighter("fay", weapon={"damage_dice": 6, "speed": 7, "size": "large"}, physical_rank=4, heroic=True,
-                attributes={"bod": 2, "str": 1}, action_dice_modifier=-1)),
+                attributes={"bod": 2, "str": 1}, action_dice_modifier=5, burn_each_round=1)),
     "no stuns, ones never used, highest dice pay": duel(
         fighter("gil", pc=True, heroic=True, attributes={"agl": 1}), fighter("hal", group="mob", xposures={"attack": 3, "dodge": 2}),
         take_stun=False, use_ones="never", defence_die="highest", burn_die="highest", crossover_every=3),
 }
-LOOP_FIGHTS, ENGINE_FIGHTS = 400, 20000
+MATCHUPS["stuns shaken off by BODY, group dice to attack, one re-rolled action die, reckless"] = duel(
+    fighter("ivy", attributes={"bod": 1}, weapon={"damage_dice": 5, "speed": 4}),
+    fighter("jon", group="mob", attributes={"bod": -1}, xposures={"attack": 3, "dodge": 2}, action_dice_modifier=-4),
+    stun_recovery="roll", one_die_stun="roll", group_dice_to="attack_dice", duel_ai="reckless")
+MATCHUPS["rare rulings: no massive kills, ties by order, 4+ without re-rolls, a dodge floor"] = duel(
+    fighter("kim", heroic=True, attributes={"bod": 1, "str": 1}, xposures={"attack": 4, "dodge": 3}),
+    fighter("lee", physical_rank=2, xposures={"attack": 4, "parry": 2}, weapon={"damage_dice": 6, "speed": 4}),
+    massive_kia=False, ooa_domain="physical", tie_break="state_order", dodge_floor="one", min_attack_dice=0,
+    negative_rank_penalty=2, closing_trigger="no_dice", action_dice_base=3, soak_attributes=["bod", "str"],
+    success_min=4, explode=False,
+    injury_location_map={"1": "head", "2": "head", "3": "chest", "4": "chest", "5": "left_arm", "6": "right_leg"})
+LOOP_FIGHTS, ENGINE_FIGHTS = 300, 10000
 
 
 def proportion_z(a, n1, b, n2):
@@ -102,18 +113,28 @@ def test_the_tally_has_the_loops_shape():
     assert all(sum(v.values()) == 50 for v in fast["status"].values())
 
 
-def test_matchups_it_cannot_play_go_to_the_loop():
+def test_matchups_it_cannot_play_go_to_the_loop(monkeypatch):
     three = {"sides": [{"name": "red", "combatants": [fighter("a"), fighter("b")]},
                        {"name": "blue", "combatants": [fighter("c")]}]}
     assert not engine.accepts(RULESET.duel.read_matchup(three))
-    for options in ({"stun_recovery": "roll"}, {"one_die_stun": "roll"}, {"group_dice_to": "attack_dice"}):
-        assert not engine.accepts(RULESET.duel.read_matchup({**MATCHUPS["equal"], "options": options})), options
-    hurt = duel(fighter("a", flags={"stunned": True}), fighter("b"))
-    assert not engine.accepts(RULESET.duel.read_matchup(hurt))
-    unarmed = duel(fighter("a", xposures={"attack": 0, "parry": 3}), fighter("b"))
-    assert not engine.accepts(RULESET.duel.read_matchup(unarmed))
+    for who in (fighter("a", flags={"stunned": True}), fighter("a", held_die=5),
+                fighter("a", defence_pool={"type": "parry", "successes": 2}), fighter("a", xposures={"parry": 3})):
+        assert not engine.accepts(RULESET.duel.read_matchup(duel(who, fighter("b")))), who
     loop = engine.simulate(RULESET.duel.read_matchup(three), 3, np.random.default_rng(2))
-    assert loop["trials"] == 3
+    assert loop["trials"] == 3 and set(loop["status"]) == {"a", "b", "c"}
+
+
+def test_every_option_is_played_or_provably_unread_and_a_new_one_goes_to_the_loop(monkeypatch):
+    from service.rules.options import OptionSpec
+    from service.sim.engines.smoting import cover
+
+    for name, spec in cover.OPTIONS.items():
+        assert name in cover.COVERED or name in cover.IRRELEVANT or len(spec.choices or ()) == 1, name
+    parsed = RULESET.duel.read_matchup({**MATCHUPS["equal"], "options": {"advantage_dice": 2, "fired_max_zones": 0}})
+    assert engine.accepts(parsed)
+    monkeypatch.setitem(cover.OPTIONS, "grit", OptionSpec(False, "DEF", "A rule the engine has never heard of.", "bool"))
+    assert engine.accepts(parsed.__class__(**{**parsed.__dict__, "options": {**parsed.options, "grit": False}}))
+    assert not engine.accepts(parsed.__class__(**{**parsed.__dict__, "options": {**parsed.options, "grit": True}}))
 
 
 @pytest.mark.parametrize("success_min, explode", [(5, True), (4, False), (2, True), (6, True)])
@@ -147,3 +168,13 @@ def test_action_dice_states_are_the_exact_odds_of_the_best_eight():
     eight_sixes = hands.INDEX[(0, 0, 0, 0, 0, 8)]
     assert dict(zip(states.tolist(), odds.tolist()))[eight_sixes] == pytest.approx(
         sum(math.comb(10, k) * 5 ** (10 - k) for k in range(8, 11)) / 6 ** 10)
+
+
+def test_pools_beyond_the_table_are_drawn_from_the_same_distribution():
+    from service.sim.engines.smoting import dice
+
+    pools = dice.Pools(np.random.default_rng(4), {"success_min": 5, "explode": True})
+    big = pools.successes(np.array([dice.BIGGEST + 20] * 40000 + [0]))
+    assert big[-1] == 0
+    mean, sd = (dice.BIGGEST + 20) * 2 / 5, math.sqrt((dice.BIGGEST + 20) * 0.4 / 40000)  # one die: 0.24 + 0.16
+    assert abs(big[:-1].mean() - mean) < 5 * sd

@@ -1,8 +1,8 @@
 """Exact d6 pools against the seed's worked example (*Damage*, Georeg) and enumeration."""
 from __future__ import annotations
 
-from fractions import Fraction
 import random
+from fractions import Fraction
 from itertools import product
 
 import pytest

@@ -19,6 +19,7 @@ from service.rules.smoting.fighters import ATTRIBUTES
 from service.rules.smoting.options import OPTIONS
 
 COVERED = ("max_rounds", "duel_ai", "tie_break", "take_stun", "massive_kia", "success_min", "explode",
+           "stun_recovery", "one_die_stun", "group_dice_to",
            "crossover_every", "ooa_domain", "use_ones", "defence_die", "burn_die", "min_attack_dice", "dodge_floor",
            "negative_rank_penalty", "soak_attributes", "closing_trigger", "action_dice_base",
            "injury_location_map", "injury_effects")
@@ -58,7 +59,7 @@ class Figures:
 
     ids: list[str]
     sides: list[str]
-    attack: np.ndarray
+    attack: np.ndarray        # attack Xposure (+ group dice under `group_dice_to: attack_dice`)
     defence: np.ndarray       # index into DEFENCES
     defence_dice: np.ndarray  # the Xposure of that defence
     rank: np.ndarray          # real ranks with group levels, [domain (physical, mental), fighter]
@@ -89,7 +90,8 @@ def figures(matchup: Any) -> Figures:
         return np.array(values, dtype=dtype)
     return Figures(
         ids=[w["id"] for w in people], sides=[w["side"] for w in people],
-        attack=arr([w["xposures"]["attack"] for w in people]),
+        attack=arr([w["xposures"]["attack"] + (g["dice"] if o["group_dice_to"] == "attack_dice" else 0)
+                    for w, g in zip(people, groups)]),
         defence=arr([DEFENCES.index(defence_of(w, o)) for w in people]),
         defence_dice=arr([w["xposures"][defence_of(w, o)] if defence_of(w, o) != "none" else 0 for w in people]),
         rank=arr([[w[f"{d}_rank"] + g[d] for w, g in zip(people, groups)] for d in ("physical", "mental")]),

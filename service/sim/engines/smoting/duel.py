@@ -47,6 +47,7 @@ class Duels:
             states, odds = H.rolled(count["rolled"], count["reroll_ones"])
             self.rolls.append((states, *alias(odds[None, :])))
         self.up = np.ones(n, dtype=bool)  # neither out of action nor killed (kept with ooa and kia)
+        self.pc = f.pc.astype(np.int64)
 
     def standing(self) -> np.ndarray:
         """Still fighting, shape (fights, 2): neither out of action nor killed."""
@@ -68,44 +69,30 @@ class Duels:
             rows = self.step(rows)
 
     def step(self, r: np.ndarray) -> np.ndarray:
-        """One call of the countdown in each fight `r`; returns the fights whose round goes on."""
-        s = self.hand.reshape(-1, 2)[r]
-        s0, s1 = s[:, 0], s[:, 1]
+        """One call of the countdown in each fight `r`; returns the fights whose round goes on. Each fighter's
+        place in the countdown is one number, 32 x highest die of 2+ + 2 x dice held + player character
+        (-1 when out of the fight): a candidate has 64 or more (seed *The Countdown*)."""
+        rank = H.RANK[self.hand.reshape(-1, 2)[r]]
         up = self.up.reshape(-1, 2)[r]
-        up0, up1 = up[:, 0], up[:, 1]
-        t0, t1 = H.TOP_USABLE[s0], H.TOP_USABLE[s1]
-        if self.by_empty_hand:
-            empty = (up0 & (H.SIZE[s0] == 0)) | (up1 & (H.SIZE[s1] == 0))
-        else:
-            empty = (up0 & (t0 == 0)) | (up1 & (t1 == 0))
+        empty = up & ((rank == 0) if self.by_empty_hand else (rank < 16))
         closing = self.closing[r]
-        due = (closing == 0) & empty
+        due = (closing == 0) & (empty[:, 0] | empty[:, 1])
         if due.any():
             closing[due] = self.rng.integers(1, 7, size=int(due.sum()))
             self.closing[r] = closing
-        c0, c1 = up0 & (t0 >= 2), up1 & (t1 >= 2)
-        a = self._actor(c0 & c1, c0, t0, t1, H.SIZE[s0], H.SIZE[s1])
-        top = np.where(a == 0, t0, t1)
-        go = (c0 | c1) & ((closing == 0) | (top >= closing))
+        place = np.where(up, 2 * rank + self.pc, -1)
+        p0, p1 = place[:, 0], place[:, 1]
+        a = (p1 > p0).astype(np.int64)
+        tied = (p0 == p1) & (p0 >= 64)
+        if tied.any():
+            a[tied] = 0 if self.o["tie_break"] == "state_order" else self.rng.integers(0, 2, size=int(tied.sum()))
+        best = np.maximum(p0, p1)
+        top = best >> 5
+        go = (best >= 64) & ((closing == 0) | (top >= closing))
         r, a, top = r[go], a[go], top[go]
         self.counts["actions"] += len(r)
         self._act(2 * r + a, top)
         return r
-
-    def _actor(self, both: np.ndarray, only0: np.ndarray, t0: np.ndarray, t1: np.ndarray, n0: np.ndarray,
-               n1: np.ndarray) -> np.ndarray:
-        """Highest die, then most dice, then the player character, then the tie-break (seed *The Countdown*)."""
-        pc0, pc1 = bool(self.f.pc[0]), bool(self.f.pc[1])
-        same = (t0 == t1) & (n0 == n1)
-        first = (t0 > t1) | ((t0 == t1) & (n0 > n1)) | (same & (pc0 and not pc1))
-        a = np.where(first, 0, 1)
-        if pc0 == pc1:
-            tied = same & both
-            if self.o["tie_break"] == "state_order":
-                a[tied] = 0
-            elif tied.any():
-                a[tied] = self.rng.integers(0, 2, size=int(tied.sum()))
-        return np.where(both, a, np.where(only0, 0, 1))
 
     def _act(self, i: np.ndarray, top: np.ndarray) -> None:
         """The actor's call: stun recovery, else an attack paid toward the weapon's speed (seed *Actions*,
@@ -115,20 +102,27 @@ class Duels:
             hand = self.hand[i]
             if self.one_removes_stun:
                 one = stunned & (H.ONES[hand] > 0)
-                self.hand[i[one]] = H.REMOVE[hand[one], 1]
+                self.hand[i[one]] = H.REMOVE_ONE[hand[one]]
                 self.stunned[i[one]] = False
                 stunned &= ~one
-            spent = i[stunned]  # option stun_recovery "spend": the die goes, and the stun with it
-            self.hand[spent] = H.REMOVE[self.hand[spent], top[stunned]]
-            self.stunned[spent] = False
+            if self.o["stun_recovery"] == "roll":  # a BODY roll: passed, the stun goes and the die acts
+                body = self.f.body[i[stunned] & 1]
+                passed = np.zeros(len(i), dtype=bool)
+                passed[stunned] = self.pools.successes(np.maximum(4 + body, 1)) >= 1
+                self.stunned[i[passed]] = False
+                stunned &= ~passed
+            else:
+                self.stunned[i[stunned]] = False
+            spent = i[stunned]  # the die goes (under "spend" the stun with it)
+            self.hand[spent] = H.minus(self.hand[spent], top[stunned])
             i, top = i[~stunned], top[~stunned]
         self.live_defence[i] = 0
-        hand = H.REMOVE[self.hand[i], top]
+        hand = H.minus(self.hand[i], top)
         total = self.toward[i] + top
         speed = self.f.speed[i & 1]
         if self.use_ones:
             one = (total < speed) & (total + 1 >= speed) & (H.ONES[hand] > 0)
-            hand[one] = H.REMOVE[hand[one], 1]
+            hand[one] = H.REMOVE_ONE[hand[one]]
             total = total + one
         self.hand[i] = hand
         fire = total >= speed
@@ -191,7 +185,7 @@ class Duels:
         fresh = can & ~live & (spare > 0) & ((spare >= 2) | cannot_reach)
         if fresh.any():
             jf, hf, bf = j[fresh], hand[fresh], b[fresh]
-            self.hand[jf] = H.REMOVE[hf, self.pay_defence[hf]]
+            self.hand[jf] = H.minus(hf, self.pay_defence[hf])
             dice = f.defence_dice[bf] - 2 * ((f.defence[bf] == DODGE) & f.fired[a[fresh]])
             got = self.pools.successes(dice)
             used[fresh] = got
@@ -210,7 +204,7 @@ class Duels:
         if not soak.any():
             return got
         with_one = soak & one
-        self.hand[j[with_one]] = H.REMOVE[hand[with_one], 1]
+        self.hand[j[with_one]] = H.REMOVE_ONE[hand[with_one]]
         burned = soak & ~one
         self.hand[j[burned]] = self.burn_table[hand[burned]]
         got[soak] = self.pools.successes(f.soak[b[soak]])

@@ -23,6 +23,7 @@ ONES = _C[:, 0]
 SPARE = _C[:, 1:].sum(1)                     # dice of 2 or more
 TOP = np.array([max((f for f in range(1, 7) if c[f - 1]), default=0) for c in STATES])
 TOP_USABLE = np.where(SPARE > 0, TOP, 0)
+RANK = TOP_USABLE * 16 + SIZE                # the countdown's order: highest die of 2+, then most dice
 LOWEST_USABLE = np.array([min((f for f in range(2, 7) if c[f - 1]), default=0) for c in STATES])
 
 
@@ -35,6 +36,13 @@ def _minus(counts: tuple[int, ...], face: int) -> int:
 
 
 REMOVE = np.array([[_minus(c, f) for f in range(7)] for c in STATES])  # [state, face] -> state (-1: no such die)
+_REMOVE = REMOVE.ravel()
+REMOVE_ONE = REMOVE[:, 1].copy()
+
+
+def minus(states: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """Each hand with one die of the given face spent (`REMOVE` as one flat look-up)."""
+    return _REMOVE[states * 7 + faces]
 
 
 def _burned(counts: tuple[int, ...], face: int) -> int:
