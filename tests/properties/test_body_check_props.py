@@ -40,6 +40,8 @@ def test_body_checks_follow_the_contest(encounter, seed):
         assert event["attacker_chance"] == trt_chance(event["av"], event["dv"])
         assert event["defender_chance"] == trt_chance(event["dv"], event["av"])
         a, d = (roll["total"] for roll in event["dice"])
-        assert event["outcome"] in OUTCOMES[winner(event["attacker_chance"] - a, event["defender_chance"] - d)]
-        assert (event["bounced"] is None) == (event["outcome"] not in ("defender-bounced", "attacker-bounced"))
+        won = winner(event["attacker_chance"] - a, event["defender_chance"] - d)
+        assert event["outcome"] in OUTCOMES[won]
+        bounced = event["outcome"] in ("defender-bounced", "attacker-bounced")
+        assert (event["bounced"] is not None) == bounced
         assert event["bounce_feet"] >= 0
