@@ -1,17 +1,32 @@
 """Shared fixtures: an app built from a test config and its client."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from service.app import create_app
-from service.config import Config
+from service.sessions import connection
+from tests.app_config import DEFAULT_REDISLITE_PATH, isolated_config
 
 
 @pytest.fixture(scope="session")
 def app():
-    return create_app(Config(testing=True))
+    return create_app(isolated_config())
 
 
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(autouse=True)
+def _own_redislite_file():
+    """A test that started the embedded Redis on Config's default file would share it with the other
+    pytest worker of `make test`: fail it, naming the fix."""
+    yield
+    default = str(Path(DEFAULT_REDISLITE_PATH).resolve())
+    if default in connection._servers:
+        connection._stop(default)
+        pytest.fail(f"this test started redislite on {DEFAULT_REDISLITE_PATH}, which the parallel workers of "
+                    "`make test` would share: build its app from tests.app_config.isolated_config()")

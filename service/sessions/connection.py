@@ -67,9 +67,19 @@ def _stop(path: str) -> None:
     if entry is not None:
         server = entry[1]
         if server.running:
-            server.shutdown()
+            shutdown(server)
         else:
             server.connection_pool.disconnect()
+
+
+def shutdown(server: Redis) -> None:
+    """SHUTDOWN (the server saves its dataset first) without redis-py's retries: the server dropping the
+    connection is SHUTDOWN succeeding, and the default retry policy would resend it with backoff for ~4 s."""
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    server.set_retry(Retry(NoBackoff(), 0))
+    server.shutdown()
 
 
 def _free_port() -> int:

@@ -12,9 +12,9 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from service.app import create_app
-from service.config import Config
+from tests.app_config import isolated_config
 
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(Config(testing=True)))
+schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(isolated_config()))
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 

@@ -12,9 +12,9 @@ import schemathesis
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from service.app import create_app
-from service.config import Config
+from tests.app_config import isolated_config
 
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(Config(testing=True))).include(
+schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(isolated_config())).include(
     path_regex="^/v1/encounters")
 
 

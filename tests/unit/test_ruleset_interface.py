@@ -8,7 +8,6 @@ import json
 import pytest
 
 from service.app import create_app
-from service.config import Config
 from service.api import ruleset_http
 from service.rules import registry
 from service.rules.errors import RulesError
@@ -16,6 +15,7 @@ from service.sessions.encounters import Encounters
 from service.sessions.memory import MemoryEncounters
 from service.sim import simulator as simulators
 from service.sim.rounds import RoundSimulator
+from tests.app_config import isolated_config
 
 A = {"id": "ann", "side": "red", "hp": 2}
 B = {"id": "bob", "side": "blue", "hp": 2}
@@ -80,7 +80,7 @@ def test_a_bad_matchup_names_its_field(coin_duel):
 
 
 def test_the_http_layer_serves_a_new_ruleset_without_naming_it(coin_duel):
-    client = create_app(Config(testing=True)).test_client()
+    client = create_app(isolated_config()).test_client()
     listed = [r["id"] for r in client.get("/v1/rulesets").get_json()["rulesets"]]
     assert {"coin-duel", "tactical"} <= set(listed) and listed == sorted(listed)
     about = client.get("/v1/rulesets/coin-duel").get_json()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service.app import create_app
-from service.config import Config
+from tests.app_config import isolated_config
 
 BATCH = "/v1/tactical/batch"
 SWORD = {"grip": "one-handed", "size": 6, "weight_class": "medium", "edge": "edged"}
@@ -77,7 +77,7 @@ def test_batch_shape_refusals(client, body, field):
 
 
 def test_config_caps_the_batch():
-    client = create_app(Config(testing=True, max_batch_items=2)).test_client()
+    client = create_app(isolated_config(max_batch_items=2)).test_client()
     item = {"op": "to-hit", "body": {"av": 50, "dv": 30}}
     assert client.post(BATCH, json={"items": [item] * 2}).status_code == 200
     refused = client.post(BATCH, json={"items": [item] * 3})
@@ -92,7 +92,7 @@ def test_deeply_nested_item_body_is_refused(client):
 
 
 def test_a_batch_is_bounded_by_its_work_not_only_its_item_count():
-    client = create_app(Config(testing=True, max_batch_work=1000)).test_client()
+    client = create_app(isolated_config(max_batch_work=1000)).test_client()
     wear = {"armor": [{"type": "doublemail"}, {"type": "padded"}], "strikes": [{"db": 15}] * 100}  # work 200
     refused = client.post(BATCH, json={"items": [{"op": "armor-wear", "body": wear}] * 6})
     assert refused.status_code == 422 and refused.mimetype == "application/problem+json"

@@ -5,6 +5,7 @@ import pytest
 
 from service.app import create_app
 from service.config import Config
+from tests.app_config import isolated_config
 
 ORIGIN = {"Origin": "https://table.example"}
 
@@ -25,7 +26,7 @@ def test_preflight_allows_the_headers_the_api_reads(client):
 
 
 def test_preflight_needs_no_api_key():
-    client = create_app(Config(testing=True, api_keys_required=True)).test_client()
+    client = create_app(isolated_config(api_keys_required=True)).test_client()
     response = client.options("/v1/encounters", headers={**ORIGIN, "Access-Control-Request-Method": "POST"})
     assert response.status_code == 200 and allowed_origin(response)
 
@@ -62,7 +63,7 @@ def test_cors_headers_on_429_and_503(tmp_path):
 
 
 def test_configured_origins_only():
-    client = create_app(Config(testing=True, cors_origins=("https://a.example",))).test_client()
+    client = create_app(isolated_config(cors_origins=("https://a.example",))).test_client()
     assert allowed_origin(client.get("/v1/rulesets", headers={"Origin": "https://a.example"})) == "https://a.example"
     assert allowed_origin(client.get("/v1/rulesets", headers={"Origin": "https://evil.example"})) is None
 

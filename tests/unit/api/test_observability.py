@@ -11,6 +11,7 @@ from service.api.observability import Readiness
 from service.app import create_app
 from service.config import Config
 from service.sessions.connection import embedded_server
+from tests.app_config import isolated_config
 from tests.unit.api.test_segments_api import ATTACK, STATE
 
 DOWN = "redis://127.0.0.1:1/0"
@@ -48,7 +49,7 @@ def test_healthz_never_touches_redis():
 
 
 def test_readyz_ready_when_every_check_passes():
-    app = create_app(Config(testing=True))
+    app = create_app(isolated_config())
     fake_checks(app, redis="ok", worker="ok")
     response = app.test_client().get("/readyz")
     assert (response.status_code, response.json) == (200, {"status": "ready",
@@ -56,7 +57,7 @@ def test_readyz_ready_when_every_check_passes():
 
 
 def test_readyz_503_names_the_failing_check_and_caches():
-    app = create_app(Config(testing=True))
+    app = create_app(isolated_config())
     calls = fake_checks(app, redis="ok", worker="no worker")
     client = app.test_client()
     first, second = client.get("/readyz"), client.get("/readyz")
@@ -186,7 +187,7 @@ def test_log_time_reads_as_the_logging_module_writes_it():
 
 
 def test_body_over_max_content_length_is_413_problem():
-    client = create_app(Config(testing=True, max_content_length=1024)).test_client()
+    client = create_app(isolated_config(max_content_length=1024)).test_client()
     response = client.post("/v1/tactical/to-hit", data=json.dumps({"av": 1, "pad": "x" * 2000}),
                            content_type="application/json")
     assert response.status_code == 413 and response.mimetype == "application/problem+json"
