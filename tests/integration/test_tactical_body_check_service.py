@@ -25,11 +25,13 @@ def client(app):
 
 DECLARATIONS = [{"combatant": "ann", "action": "body-check", "target": "bob", "body_check": {"str_mod": 2},
                  "dice": {"initiative": 9, "d100": [1]}},
-                {"combatant": "bob", "action": "defend", "target": "ann", "dice": {"initiative": 1, "d100": [100, 1]}}]
+                {"combatant": "bob", "action": "defend", "target": "ann",
+                 "dice": {"initiative": 1, "d100": [100, 1]}}]
 
 
 def test_a_body_check_segment_is_stored_logged_and_undone(client):
-    created = client.post("/v1/encounters", json={"combatants": [ann(), bob()], "options": {"reprisals": False}})
+    created = client.post("/v1/encounters", json={"combatants": [ann(), bob()],
+                                                  "options": {"reprisals": False}})
     assert created.status_code == 201, created.get_json()
     body = created.get_json()
     url, auth = f"/v1/encounters/{body['id']}", {"Authorization": f"Bearer {body['token']}"}

@@ -30,7 +30,8 @@ class BodyCheckSpec:
 
 
 def read_body_check(raw: Mapping[str, Any], path: tuple) -> BodyCheckSpec | None:
-    """The declaration's `body_check` (defaults when left out of a `body-check`); refused on other actions."""
+    """The declaration's `body_check` for the Body Check passages of "Opportunity Actions" (defaults when
+    left out of a `body-check`); refused on any other action."""
     value = raw.get("body_check")
     body_action = raw.get("action", "attack") == "body-check"
     where = (*path, "body_check")

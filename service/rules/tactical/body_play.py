@@ -32,7 +32,8 @@ HEADING = body_check.HEADING
 
 
 def play_body_check(board: Board, declaration: Declaration) -> None:
-    """Resolve one declared body check, side-swipe or tackle against its target (F39, F40)."""
+    """Resolve one declared body check, side-swipe or tackle against its target ("Opportunity Actions":
+    the Body Check and Tackling passages; F39, F40)."""
     spec = declaration.body_check or BodyCheckSpec()
     attacker, target = board.people[declaration.combatant], board.people[declaration.target or ""]
     lost = _why_not(board, attacker, target, spec)

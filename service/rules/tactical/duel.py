@@ -27,7 +27,7 @@ DEFAULTS: dict[str, Any] = {"method": "ratio", "heroic": True, "bumble": True, "
                             "max_segments": 100}
 CHOICES = {"method": ("ratio", "linear"), "progression": ("triangular", "linear"), "targeting": tuple(POLICIES)}
 MAX_SEGMENTS = 1000
-POLICY = "attack"  # the one fight policy simulations play (`declarations`); others are refused, not approximated
+POLICY = "attack"  # the one fight policy simulations play (`declarations`); others are refused
 COUNTS = ("attacks", "hits", "heroics", "bumbles", "reprisals", "reprisal_hits")
 
 
@@ -69,10 +69,10 @@ def _policy(value: Any, path: tuple) -> None:
     """Simulations play one fight policy, `attack`: body checks, side-swipes and tackles (and every other
     maneuver) are left out of the engine, so a policy asking for them is refused, never approximated."""
     if value != POLICY:
-        raise RulesError(f"simulations play only the `{POLICY}` policy (every standing combatant attacks with "
-                         f"his first weapon); {value!r} is left out: play body checks, side-swipes and tackles "
-                         "as `body-check` declarations in an encounter or POST /v1/tactical/segments/resolve",
-                         path)
+        raise RulesError(f"simulations play only the `{POLICY}` policy (every standing combatant attacks "
+                         f"with his first weapon); {value!r} is left out: play body checks, side-swipes and "
+                         "tackles as `body-check` declarations in an encounter or POST "
+                         "/v1/tactical/segments/resolve", path)
 
 
 def read_matchup(data: Any, path: tuple = ()) -> DuelMatchup:
