@@ -10,12 +10,11 @@ from service.rules import registry
 
 def register_blueprints(api: Api) -> None:
     """Mount every blueprint under /v1 (imported here so nothing is built at import time)."""
+    from service.api import headers
     from service.api.encounters import blp as encounters
     from service.api.observability import blp as observability
     from service.api.rulesets import blp as rulesets
     from service.api.simulations import blp as simulations
-
-    from service.api import headers
 
     headers.register(api.spec)
     api.spec.components.security_scheme("bearerAuth", {
@@ -42,3 +41,18 @@ def ruleset_blueprints(package: str) -> list:
             raise
         return []
     return module.blueprints()
+
+
+def module_blueprints(package: str, modules: tuple[str, ...]) -> list:
+    """The `blp` of each of `package`'s `modules` that exists, in order (a ruleset's families may land one
+    at a time)."""
+    found = []
+    for name in modules:
+        try:
+            module = importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{name}":
+                raise
+            continue
+        found.append(module.blp)
+    return found

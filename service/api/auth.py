@@ -29,7 +29,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
 from service.sessions.errors import SessionError
@@ -231,14 +231,14 @@ class _LocalPipe:
         return [self.counts.incr(self.key, self.seconds), True]
 
 
-def _guarded() -> bool:
-    return request.method != "OPTIONS" and request.path.startswith("/v1/")
+def _guarded(req: Request) -> bool:
+    return req.method != "OPTIONS" and req.path.startswith("/v1/")
 
 
-def _identify(config: Any, keys: KeyBook, refuse_bad_key: Callable[[], None]) -> str:
+def _identify(req: Request, config: Any, keys: KeyBook, refuse_bad_key: Callable[[], None]) -> str:
     if not config.api_keys_required:
-        return f"ip:{request.remote_addr}"
-    key = request.headers.get(HEADER, "").strip()
+        return f"ip:{req.remote_addr}"
+    key = req.headers.get(HEADER, "").strip()
     tenant = keys.tenant(key) if 0 < len(key) <= 200 else None
     if tenant is None:
         refuse_bad_key()
@@ -291,20 +291,19 @@ def init_app(app: Flask) -> None:
         raise TooManyRequests(f"too many requests with an invalid API key (limit {config.bad_key_rate_limit}); "
                               f"retry in {reset} s", retry_after=reset)
 
-    @app.before_request
     def admit() -> None:
-        if not _guarded():
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        if not _guarded(req):
             return
         if config.api_keys_required:
             refuse_bad_key_early()
-        identity = _identify(config, keys, bad_key_seen)
+        identity = _identify(req, config, keys, bad_key_seen)
         window = hit(counter, identity, rate) if rate else None
         g.rate_window = window
         if window is not None and window.exceeded:
             raise TooManyRequests(f"rate limit of {text} exceeded; retry in {window.reset} s",
                                   retry_after=window.reset)
 
-    @app.after_request
     def rate_headers(response: Response) -> Response:
         window = g.get("rate_window")
         if window is not None:
@@ -312,6 +311,12 @@ def init_app(app: Flask) -> None:
                                      "RateLimit-Remaining": str(max(window.remaining, 0)),
                                      "RateLimit-Reset": str(window.reset)})
         return response
+
+    # With keys off and no limit (the default for a VTT server's own calls) there is nothing to check or count.
+    if config.api_keys_required or rate:
+        app.before_request(admit)
+    if rate:
+        app.after_request(rate_headers)
 
 
 def redis_for_cli() -> Any:

@@ -20,7 +20,7 @@ from functools import wraps
 from numbers import Number
 from typing import Any
 
-from flask import current_app, request
+from flask import Request, current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
 from flask_smorest.utils import resolve_schema_instance
 from marshmallow import Schema, ValidationError
@@ -60,16 +60,17 @@ class Blueprint(SmorestBlueprint):
 
             @wraps(parsed)
             def view(*f_args: Any, **f_kwargs: Any) -> Any:
-                body = _json_object()
+                body = _json_object(request._get_current_object())  # type: ignore[attr-defined]
                 if body is not None:
                     try:
                         loaded = load(body)
                     except NotFast:
                         pass
                     else:
-                        if current_app.testing:
+                        app = current_app._get_current_object()  # type: ignore[attr-defined]
+                        if app.testing:
                             _check_load(schema, body, loaded)
-                        return current_app.ensure_sync(func)(*f_args, loaded, **f_kwargs)
+                        return app.ensure_sync(func)(*f_args, loaded, **f_kwargs)
                 return parsed(*f_args, **f_kwargs)  # webargs: the full load, and its errors
             return view
         return decorator
@@ -84,15 +85,15 @@ class Blueprint(SmorestBlueprint):
         return super().response(status_code, schema, **kwargs)
 
 
-def _json_object() -> dict | None:
+def _json_object(req: Request) -> dict | None:
     """The request's JSON object when webargs would read the very same one, else None.
 
     The body-check hook has parsed it already (`json.loads` of the bytes); webargs decodes the bytes
     as UTF-8 first, so a body in another encoding or with a BOM goes the slow way and gets its answer.
     """
-    if not is_json_request(request):
+    if not is_json_request(req):
         return None
-    raw = request.get_data(cache=True)
+    raw = req.get_data(cache=True)
     if not raw.lstrip()[:1] == b"{":
         return None
     if not raw.isascii():
@@ -100,7 +101,7 @@ def _json_object() -> dict | None:
             raw.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    body = request.get_json(silent=True)
+    body = req.get_json(silent=True)
     return body if type(body) is dict else None
 
 

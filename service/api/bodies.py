@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, Callable, Iterable
 
-from flask import Flask, request
+from flask import Flask, Request, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from service.rules.errors import OutOfRange
@@ -54,10 +54,9 @@ class BodyLimit:
             environ.get("wsgi.input_terminated"))
 
 
-def refuse_oversized() -> None:
+def refuse_oversized(req: Request, limit: int | None) -> None:
     """413 for a body `BodyLimit` found too long, or one whose Content-Length says it is."""
-    limit = request.max_content_length
-    if request.environ.get(OVER_LIMIT) or (limit is not None and (request.content_length or 0) > limit):
+    if req.environ.get(OVER_LIMIT) or (limit is not None and (req.content_length or 0) > limit):
         raise RequestEntityTooLarge(f"The request body is larger than {limit} bytes.")
 
 
@@ -72,20 +71,20 @@ def depth(value: Any, limit: int) -> int:
     return deepest
 
 
-def check_media_type() -> None:
+def check_media_type(req: Request) -> None:
     """Refuse (415) a /v1 write whose body is not JSON (every /v1 body is), instead of reading it as absent."""
-    if request.method not in WITH_BODY or not request.path.startswith("/v1/") or request.is_json:
+    if req.method not in WITH_BODY or not req.path.startswith("/v1/") or req.is_json:
         return
-    if request.content_type or request.content_length:
-        raise UnsupportedMediaType(f"Send the body as application/json, not {request.mimetype or 'without a type'}.")
+    if req.content_type or req.content_length:
+        raise UnsupportedMediaType(f"Send the body as application/json, not {req.mimetype or 'without a type'}.")
 
 
-def check_json(max_depth: int) -> None:
+def check_json(req: Request, max_depth: int) -> None:
     """Refuse (400) a JSON body that does not parse, or nests deeper than `max_depth` levels."""
-    check_media_type()
-    if not request.is_json or request.method in {"GET", "HEAD", "OPTIONS"}:
+    check_media_type(req)
+    if not req.is_json or req.method in {"GET", "HEAD", "OPTIONS"}:
         return
-    raw = request.get_data(cache=True)
+    raw = req.get_data(cache=True)
     if not raw:
         return
     try:
@@ -95,7 +94,7 @@ def check_json(max_depth: int) -> None:
     # A body cannot nest deeper than it has brackets; most have a handful, so the walk is rarely needed.
     if raw.count(b"[") + raw.count(b"{") > max_depth and depth(value, max_depth) > max_depth:
         raise BadRequest(f"The body nests deeper than {max_depth} levels.")
-    request._cached_json = (value, value)  # Flask's own cache: the body is parsed once, not twice
+    req._cached_json = (value, value)  # Flask's own cache: the body is parsed once, not twice
 
 
 def _reason(error: Exception) -> str:
@@ -108,10 +107,12 @@ def _reason(error: Exception) -> str:
 _PLAIN_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
 
 
-def check_query() -> None:
+def check_query(req: Request) -> None:
     """Refuse (422 naming the parameter) a query parameter given twice, and a number that Python would read
     but a client should not send: `1_0`, full-width or other non-ASCII digits, surrounding blanks."""
-    for name, values in request.args.lists():
+    if not req.environ.get("QUERY_STRING"):
+        return
+    for name, values in req.args.lists():
         if len(values) > 1:
             raise OutOfRange(f"give {name!r} once, not {len(values)} times", (name,))
         if not _PLAIN_NUMBER.fullmatch(values[0]) and _python_reads_a_number(values[0]):
@@ -129,8 +130,13 @@ def _python_reads_a_number(text: str) -> bool:
 def init_app(app: Flask, max_depth: int) -> None:
     """Bound every body by the bytes read, check query strings, and check every JSON body before any view
     parses it."""
-    if app.config.get("MAX_CONTENT_LENGTH"):
-        app.wsgi_app = BodyLimit(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])  # type: ignore[method-assign]
-    app.before_request(refuse_oversized)
-    app.before_request(check_query)
-    app.before_request(lambda: check_json(max_depth))
+    limit = app.config.get("MAX_CONTENT_LENGTH")
+    if limit:
+        app.wsgi_app = BodyLimit(app.wsgi_app, limit)  # type: ignore[method-assign]
+
+    @app.before_request
+    def check_request() -> None:
+        req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup for all checks
+        refuse_oversized(req, limit)
+        check_query(req)
+        check_json(req, max_depth)

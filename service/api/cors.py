@@ -33,13 +33,14 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
     @app.after_request
     def cors(response: Response) -> Response:
         _vary_on_origin(response)  # also when this request had no Origin: a cache must not reuse it
-        origin = request.headers.get("Origin")
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        origin = req.environ.get("HTTP_ORIGIN")
         if origin is None or not (any_origin or origin in listed):
             return response
         headers = response.headers
         headers["Access-Control-Allow-Origin"] = "*" if any_origin else origin
         headers["Access-Control-Expose-Headers"] = expose_headers
-        if request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        if req.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in req.environ:
             headers["Access-Control-Allow-Methods"] = headers.get("Allow") or METHODS
             headers["Access-Control-Allow-Headers"] = allow_headers
             headers["Access-Control-Max-Age"] = MAX_AGE

@@ -6,64 +6,27 @@ Writes take `If-Match: "<version>"` and answer the new `ETag`; GET takes `If-Non
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Response, current_app, request
 
-from service.api import encounters_schemas as s, quotas
-from service.api.auth import current_tenant
-from service.api.blueprint import Blueprint
+from service.api import encounters_schemas as s
+from service.api import quotas
+from service.api.encounter_answers import encounter_view, etag, links
+from service.api.encounter_blueprint import COMBATANT, CREATED_LINKS, ENCOUNTER, blp, documented
+from service.api.encounter_requests import (
+    bearer_token,
+    check_combatant_id,
+    encounter_store,
+    expected_version,
+    last_event_id,
+)
 from service.api.events import EVENT_NAMES
 from service.api.headers import headers, takes
-from service.api.ruleset_http import load_payload
 from service.rules import registry
-from service.rules.errors import OutOfRange
-from service.sessions.encounters import Encounters
-from service.sessions.errors import EncounterNotFound, Unauthenticated
-from service.sessions.records import Encounter
 from service.streams.serving import open_stream
 
-blp = Blueprint("encounters", __name__, description="Encounters kept between requests: combatants, "
-                "declarations, segments, events, undo and a live event stream.")
-AUTH = [{"bearerAuth": []}]
-ERRORS = (401, "UNAUTHORIZED"), (404, "NOT_FOUND"), (409, "CONFLICT"), (412, "PRECONDITION_FAILED"), \
-    (422, "UNPROCESSABLE_ENTITY"), (503, "SERVICE_UNAVAILABLE")
-
-
-ENCOUNTER = [{"in": "path", "name": "encounter_id", "description": "The encounter's id (`id` in the answer "
-                                                                    "that created it)."}]
-COMBATANT = ENCOUNTER + [{"in": "path", "name": "combatant_id", "example": "bandit-1",
-                          "description": "A combatant's `id` within the encounter."}]
-
-
-def documented(*codes: int, secured: bool = True, write: bool = False):
-    """The error responses (and the bearer token) an encounter operation documents; a write also
-    takes `If-Match`."""
-    def decorate(view):
-        for code, name in ERRORS:
-            if code in codes:
-                view = blp.alt_response(code, response=name)(view)
-        if write:
-            view = blp.doc(**takes("IfMatch"))(view)
-        return blp.doc(security=AUTH)(view) if secured else view
-    return decorate
-
-
-def _follow(path: str, method: str) -> dict:
-    """An OpenAPI link from a new encounter to one of its operations (schemathesis' stateful mode uses them)."""
-    ref = "#/paths/" + ("/v1/encounters" + path).replace("~", "~0").replace("/", "~1") + "/" + method
-    return {"operationRef": ref, "parameters": {"path.encounter_id": "$response.body#/id",
-                                                "header.Authorization": "Bearer {$response.body#/token}"}}
-
-
-CREATED_LINKS = {"GetEncounter": _follow("/{encounter_id}", "get"),
-                 "ListCombatants": _follow("/{encounter_id}/combatants", "get"),
-                 "Declare": _follow("/{encounter_id}/declarations", "put"),
-                 "ResolveSegment": _follow("/{encounter_id}/segments", "post"),
-                 "Events": _follow("/{encounter_id}/events", "get"),
-                 "Undo": _follow("/{encounter_id}/undo", "post"),
-                 "EndEncounter": _follow("/{encounter_id}", "delete")}
+__all__ = ["blp"]
 
 
 @blp.post("")
@@ -81,10 +44,10 @@ def create(body: dict) -> tuple[dict, int, dict]:
     for index, combatant in enumerate(body["combatants"]):
         check_combatant_id(combatant, ("combatants", index, "id"))
     quotas.check_encounter_room()
-    encounter, token = _encounters().create(body["ruleset"], body["options"], body["combatants"],
+    encounter, token = encounter_store().create(body["ruleset"], body["options"], body["combatants"],
                                           body["state"])
     quotas.count_encounter(encounter.id)
-    return {**_view(encounter), "token": token}, 201, {**_etag(encounter), "Location": _links(encounter.id)["self"]}
+    return {**encounter_view(encounter), "token": token}, 201, {**etag(encounter), "Location": links(encounter.id)["self"]}
 
 
 @blp.get("/<string:encounter_id>", parameters=ENCOUNTER)
@@ -95,10 +58,10 @@ def create(body: dict) -> tuple[dict, int, dict]:
 @documented(401, 404, 503)
 def read(encounter_id: str) -> Any:
     """An encounter: state, pending declarations, version (ETag)."""
-    encounter = _encounters().get(encounter_id, _token())
+    encounter = encounter_store().get(encounter_id, bearer_token())
     if request.if_none_match.contains(str(encounter.version)):
-        return Response(status=304, headers=_etag(encounter))
-    return _view(encounter), 200, _etag(encounter)
+        return Response(status=304, headers=etag(encounter))
+    return encounter_view(encounter), 200, etag(encounter)
 
 
 @blp.delete("/<string:encounter_id>", parameters=ENCOUNTER)
@@ -107,7 +70,7 @@ def read(encounter_id: str) -> Any:
 @documented(401, 404, 409, 412, 503, write=True)
 def end(encounter_id: str) -> Any:
     """End an encounter: everything stored about it is deleted."""
-    _encounters().repository.delete(encounter_id, _token(), _expected())
+    encounter_store().repository.delete(encounter_id, bearer_token(), expected_version())
     return Response(status=204)
 
 
@@ -117,8 +80,8 @@ def end(encounter_id: str) -> Any:
 @documented(401, 404, 503)
 def combatants(encounter_id: str) -> tuple[dict, int, dict]:
     """Every combatant of an encounter."""
-    encounter = _encounters().get(encounter_id, _token())
-    return {"version": encounter.version, "combatants": encounter.state["combatants"]}, 200, _etag(encounter)
+    encounter = encounter_store().get(encounter_id, bearer_token())
+    return {"version": encounter.version, "combatants": encounter.state["combatants"]}, 200, etag(encounter)
 
 
 @blp.post("/<string:encounter_id>/combatants", parameters=ENCOUNTER)
@@ -130,8 +93,8 @@ def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Add a combatant (the whole encounter is checked again); its id is 1-64 of `A-Z a-z 0-9 _ . ~ -`,
     starting with a letter or digit."""
     check_combatant_id(body, ("id",))
-    encounter, combatant = _encounters().add_combatant(encounter_id, _token(), body, _expected())
-    headers = {**_etag(encounter), "Location": f"{_links(encounter_id)['combatants']}/{combatant['id']}"}
+    encounter, combatant = encounter_store().add_combatant(encounter_id, bearer_token(), body, expected_version())
+    headers = {**etag(encounter), "Location": f"{links(encounter_id)['combatants']}/{combatant['id']}"}
     return {"version": encounter.version, "combatant": combatant}, 201, headers
 
 
@@ -141,10 +104,10 @@ def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @documented(401, 404, 503)
 def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
     """One combatant."""
-    store, token = _encounters(), _token()
+    store, token = encounter_store(), bearer_token()
     encounter = store.get(encounter_id, token)
     return {"version": encounter.version, "combatant": store.combatant(encounter_id, token, combatant_id)}, \
-        200, _etag(encounter)
+        200, etag(encounter)
 
 
 @blp.put("/<string:encounter_id>/combatants/<string:combatant_id>", parameters=COMBATANT)
@@ -154,9 +117,9 @@ def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
     """Replace one combatant."""
-    encounter, combatant = _encounters().replace_combatant(encounter_id, _token(), combatant_id, body,
-                                                           _expected())
-    return {"version": encounter.version, "combatant": combatant}, 200, _etag(encounter)
+    encounter, combatant = encounter_store().replace_combatant(encounter_id, bearer_token(), combatant_id, body,
+                                                           expected_version())
+    return {"version": encounter.version, "combatant": combatant}, 200, etag(encounter)
 
 
 @blp.delete("/<string:encounter_id>/combatants/<string:combatant_id>", parameters=COMBATANT)
@@ -165,8 +128,8 @@ def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def remove_combatant(encounter_id: str, combatant_id: str) -> Response:
     """Remove one combatant (an encounter keeps at least one)."""
-    encounter = _encounters().remove_combatant(encounter_id, _token(), combatant_id, _expected())
-    return Response(status=204, headers=_etag(encounter))
+    encounter = encounter_store().remove_combatant(encounter_id, bearer_token(), combatant_id, expected_version())
+    return Response(status=204, headers=etag(encounter))
 
 
 @blp.put("/<string:encounter_id>/declarations", parameters=ENCOUNTER)
@@ -176,8 +139,8 @@ def remove_combatant(encounter_id: str, combatant_id: str) -> Response:
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Set the declarations for the next segment."""
-    encounter = _encounters().declare(encounter_id, _token(), body["declarations"], _expected())
-    return {"version": encounter.version, "declarations": encounter.declarations}, 200, _etag(encounter)
+    encounter = encounter_store().declare(encounter_id, bearer_token(), body["declarations"], expected_version())
+    return {"version": encounter.version, "declarations": encounter.declarations}, 200, etag(encounter)
 
 
 @blp.post("/<string:encounter_id>/segments", parameters=ENCOUNTER)
@@ -187,15 +150,15 @@ def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Resolve the next segment (pending declarations, or the ones sent); one atomic write."""
-    encounter, events, segment = _encounters().resolve(encounter_id, _token(), body["seed"],
-                                                       body["declarations"], _expected(), body["rolls"])
+    encounter, events, segment = encounter_store().resolve(encounter_id, bearer_token(), body["seed"],
+                                                       body["declarations"], expected_version(), body["rolls"])
     answer = {"segment": segment.number, "seed": segment.seed, "events": events, "state": encounter.state,
-              "version": encounter.version, "links": _links(encounter_id)}
+              "version": encounter.version, "links": links(encounter_id)}
     if registry.get(encounter.ruleset).terms.get("step") == "round":
         answer.update(round=segment.number, summary=segment.summary)
     first = encounter.total - len(events)  # the log's index of this segment's first event (undo trims the log)
-    location = f"{_links(encounter_id)['events']}?offset={first}&limit={max(len(events), 1)}"
-    return answer, 201, {**_etag(encounter), "Location": location}
+    location = f"{links(encounter_id)['events']}?offset={first}&limit={max(len(events), 1)}"
+    return answer, 201, {**etag(encounter), "Location": location}
 
 
 @blp.post("/<string:encounter_id>/undo", parameters=ENCOUNTER)
@@ -210,8 +173,8 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
     applies the undo answers 409 naming it, and nothing changes. The log loses the segment's events and
     gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
     """
-    encounter = _encounters().undo(encounter_id, _token(), _expected())
-    return _view(encounter), 200, _etag(encounter)
+    encounter = encounter_store().undo(encounter_id, bearer_token(), expected_version())
+    return encounter_view(encounter), 200, etag(encounter)
 
 
 @blp.get("/<string:encounter_id>/events", parameters=ENCOUNTER)
@@ -222,8 +185,8 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
 def events(query: dict, encounter_id: str) -> dict:
     """A page of the encounter's event log (each event has `segment` and `seq`)."""
     offset, limit = query["offset"], query["limit"]
-    items, total = _encounters().repository.events(encounter_id, _token(), offset, limit)
-    following = f"{_links(encounter_id)['events']}?offset={offset + limit}&limit={limit}"
+    items, total = encounter_store().repository.events(encounter_id, bearer_token(), offset, limit)
+    following = f"{links(encounter_id)['events']}?offset={offset + limit}&limit={limit}"
     more = offset + limit < total
     page = {"items": items, "offset": offset, "limit": limit, "total": total, "next": following if more else None}
     return page, 200, {"Link": f'<{following}>; rel="next"'} if more else {}
@@ -247,81 +210,7 @@ def stream(query: dict, encounter_id: str) -> Response:
     Open streams are capped per client (the API key's tenant, else the client address) and per encounter
     (429 problem+json past either cap); an idle stream costs the server a socket, not a thread.
     """
-    store, token = _encounters(), _token(query.get("token"))
+    store, token = encounter_store(), bearer_token(query.get("token"))
     current = store.get(encounter_id, token)
-    since = _last_event_id(query.get("since"), current.seq)
+    since = last_event_id(query.get("since"), current.seq)
     return open_stream(current_app._get_current_object(), store.repository, encounter_id, token, since)
-
-
-def _encounters() -> Encounters:
-    config = current_app.extensions["referee.config"]
-    repository = current_app.extensions["referee.encounters"].for_tenant(current_tenant())
-    return Encounters(repository, config.max_combatants, load_payload)
-
-
-def _token(fallback: str | None = None) -> str:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" else (fallback or "")
-    if not token or len(token) > 200 or any(c.isspace() for c in token):
-        raise Unauthenticated("send the encounter's token as `Authorization: Bearer <token>`")
-    return token
-
-
-COMBATANT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{0,63}", re.ASCII)
-
-
-def check_combatant_id(combatant: Any, field: tuple) -> None:
-    """A combatant id must be safe in a URL path (`/combatants/{id}`): 1-64 of A-Z, a-z, 0-9, `_ . ~ -`,
-    starting with a letter or digit. Anything else (a slash, a blank, NUL) would make it unreachable."""
-    ident = combatant.get("id") if isinstance(combatant, dict) else None
-    if isinstance(ident, str) and not COMBATANT_ID.fullmatch(ident):
-        raise OutOfRange("a combatant id is 1-64 of A-Z a-z 0-9 _ . ~ - and starts with a letter or digit",
-                         field)
-
-
-def _expected() -> int | None:
-    """The version If-Match names (None when absent or `*`; -1, a version no encounter has, when garbled
-    or weak).
-
-    If-Match may list several tags (`"1", "2"`): the write goes ahead when any of them is the current
-    version. It compares strongly (RFC 9110 13.1.1): a weak tag (`W/"2"`) never matches.
-    """
-    raw = request.headers.get("If-Match", "").strip()
-    if not raw or raw == "*":
-        return None
-    versions = []
-    for part in raw.split(","):
-        tag = part.strip()
-        strong = len(tag) > 2 and tag[0] == tag[-1] == '"'
-        tag = tag[1:-1] if strong else ""
-        versions.append(int(tag) if tag.isdigit() and len(tag) < 16 else -1)
-    if len(set(versions)) == 1:
-        return versions[0]
-    try:
-        current = _encounters().get(request.view_args["encounter_id"], _token()).version
-    except (EncounterNotFound, KeyError, TypeError):
-        return versions[0]  # the write itself answers 404
-    return current if current in versions else versions[0]
-
-
-def _last_event_id(since: int | None, current: int) -> int:
-    header = request.headers.get("Last-Event-ID", "").strip()
-    if header.isdigit() and len(header) < 16:
-        return int(header)
-    return current if since is None else since
-
-
-def _etag(encounter: Encounter) -> dict[str, str]:
-    return {"ETag": f'"{encounter.version}"'}
-
-
-def _links(encounter_id: str) -> dict[str, str]:
-    base = f"/v1/encounters/{encounter_id}"
-    return {"self": base, **{name: f"{base}/{name}" for name in
-                             ("combatants", "declarations", "segments", "events", "undo", "stream")}}
-
-
-def _view(encounter: Encounter) -> dict[str, Any]:
-    return {"id": encounter.id, "ruleset": encounter.ruleset, "version": encounter.version,
-            "segment": encounter.segment, "state": encounter.state, "declarations": encounter.declarations,
-            "links": _links(encounter.id)}

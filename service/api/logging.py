@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import sys
 import time
-import uuid
 
 import orjson
 from flask import Flask, Response, g, has_request_context, request
@@ -23,14 +23,22 @@ HEADER = "X-Request-ID"
 _VALID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
+ID_KEY, STARTED_KEY = "referee.request_id", "referee.started"  # kept in the WSGI environ of the request
+
+
 def request_id() -> str | None:
     """The current request's id (made on first use), or None outside a request."""
     if not has_request_context():
         return None
-    if "request_id" not in g:
-        offered = request.headers.get(HEADER, "")
-        g.request_id = offered if _VALID.fullmatch(offered) else uuid.uuid4().hex
-    return g.request_id
+    return _id_of(request.environ)
+
+
+def _id_of(environ: dict) -> str:
+    rid = environ.get(ID_KEY)
+    if rid is None:
+        offered = environ.get("HTTP_X_REQUEST_ID", "")
+        rid = environ[ID_KEY] = offered if _VALID.fullmatch(offered) else os.urandom(16).hex()
+    return rid
 
 
 class JsonLines(logging.Formatter):
@@ -111,24 +119,22 @@ def init_app(app: Flask, level: str = "INFO") -> None:
 
     @app.before_request
     def start() -> None:
-        g.started = time.perf_counter()
-        request_id()
+        environ = request.environ
+        environ[STARTED_KEY] = time.perf_counter()
+        _id_of(environ)
 
     @app.after_request
     def finish(response: Response) -> Response:
-        rid = request_id()
-        response.headers[HEADER] = rid or ""
-        write_access_line(logger, _fields(response, rid))
+        req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup, not six
+        rid = _id_of(req.environ)
+        response.headers[HEADER] = rid
+        write_access_line(logger, {"method": req.method, "path": req.path, "status": response.status_code,
+                                   "duration_ms": round(elapsed_in(req.environ) * 1000, 3), "request_id": rid,
+                                   "remote": req.remote_addr, "tenant": g.get("tenant")})
         return response
 
 
-def elapsed_seconds() -> float:
-    """Seconds since the request started (0 when the start hook did not run)."""
-    started = g.get("started")
+def elapsed_in(environ: dict) -> float:
+    """Seconds since the request of this WSGI environ started (0 when the start hook did not run)."""
+    started = environ.get(STARTED_KEY)
     return 0.0 if started is None else time.perf_counter() - started
-
-
-def _fields(response: Response, rid: str | None) -> dict:
-    return {"method": request.method, "path": request.path, "status": response.status_code,
-            "duration_ms": round(elapsed_seconds() * 1000, 3), "request_id": rid,
-            "remote": request.remote_addr, "tenant": g.get("tenant")}

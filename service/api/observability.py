@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 
 from service.api.errors import PROBLEM, problem
 from service.api.openapi import ProblemSchema
-from service.api.logging import elapsed_seconds
+from service.api.logging import elapsed_in
 from service.sessions.connection import embedded_server
 
 blp = Blueprint("observability", __name__, description="Liveness, readiness and Prometheus metrics.")
@@ -50,19 +50,20 @@ class Metrics:
 
     def observe(self, response: Response) -> None:
         """Count one answered request under its URL rule (never the raw path)."""
-        url_rule = request.url_rule
-        method = request.method if request.method in METHODS else "OTHER"  # a client's made-up verbs are one label
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        url_rule = req.url_rule
+        method = req.method if req.method in METHODS else "OTHER"  # a client's made-up verbs are one label
         key = (method, url_rule.rule if url_rule else None, response.status_code)
         instruments = self._children.get(key)
         if instruments is None:  # labels() takes a lock and builds a key each time: look it up once
             rule = _CONVERTER.sub(r"<\1>", url_rule.rule) if url_rule else "<unmatched>"
-            counts_segment = SEGMENT_ENDPOINTS.get(request.endpoint or "") == response.status_code
+            counts_segment = SEGMENT_ENDPOINTS.get(req.endpoint or "") == response.status_code
             instruments = (self.requests.labels(method, rule, str(response.status_code)),
                            self.seconds.labels(method, rule), counts_segment)
             self._children[key] = instruments
         count, seconds, counts_segment = instruments
         count.inc()
-        seconds.observe(elapsed_seconds())
+        seconds.observe(elapsed_in(req.environ))
         if counts_segment:
             self.segments.inc()
 

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import RAISE, Schema, fields, validate
+
+
+class Strict(Schema):
+    """Unknown fields are refused (a typo never passes silently)."""
+
+    class Meta:
+        unknown = RAISE
 
 
 class TraceStepSchema(Schema):
@@ -34,11 +41,10 @@ def trace_field() -> fields.List:
                                                 "order, with what it did and the value it gave."})
 
 
-def seed_field() -> fields.Integer:
+def seed_field(text: str = "Seed for the dice; the answer echoes the one used.") -> fields.Integer:
     """The optional `seed` that makes a random answer reproducible."""
-    return JsonInteger(load_default=None, allow_none=True,
-                          metadata={"description": "Seed for the dice; the answer echoes the one used."},
-                          validate=validate.Range(0, 2**63 - 1))
+    return JsonInteger(load_default=None, allow_none=True, metadata={"description": text},
+                       validate=validate.Range(0, 2**63 - 1))
 
 
 class JsonBoolean(fields.Boolean):

@@ -188,14 +188,15 @@ class DiceSource:
     def take(self, role: str, sides: int, combatant: str | None = None, first: int = 1) -> tuple[int, bool]:
         """One face of a d`sides` (not recorded): the next queued face, checked, or a generated one.
         Faces run `first`..`first + sides - 1` (a d10 read 0..9 has `first=0`). Returns (face, supplied)."""
-        last = first + sides - 1
-        queue = self._queues.get((combatant, role))
+        queue = self._queues.get((combatant, role)) if self._queues else None
         if queue:
+            last = first + sides - 1
             face, path = queue.popleft()
             if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
                 raise RulesError(f"a {role} die is a d{sides}: faces {first}..{last}", path)
             return face, True
-        return self.rng.randint(first, last), False
+        # randint(first, last) is exactly this draw; calling it directly skips three layers of argument checks
+        return first + (self._rng or self.rng)._randbelow(sides), False
 
     def leftover(self, role: str, combatant: str | None = None) -> tuple | None:
         """The request path of the next face still queued for this role (None when none is left)."""
@@ -211,6 +212,11 @@ class DiceSource:
 
     def roll(self, role: str, count: int, sides: int, modifier: int = 0, combatant: str | None = None) -> Roll:
         """`count` d`sides` + `modifier`, recorded (supplied when every face came from the caller)."""
+        if not (self._queues and self._queues.get((combatant, role))):  # all generated: the common case
+            below = (self._rng or self.rng)._randbelow
+            faces = [1 + below(sides) for _ in range(count)]
+            return self.record(role, _expression(count, sides, modifier), faces, sum(faces) + modifier, False,
+                               combatant)
         taken = [self.take(role, sides, combatant) for _ in range(count)]
         faces = [face for face, _ in taken]
         return self.record(role, _expression(count, sides, modifier), faces, sum(faces) + modifier,

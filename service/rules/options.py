@@ -50,10 +50,20 @@ class OptionSpec:
         return check(self, value, path)
 
 
+_DEFAULTS: dict[int, tuple[Mapping[str, "OptionSpec"], dict[str, Any]]] = {}
+
+
 def read_options(specs: Mapping[str, OptionSpec], raw: Mapping[str, Any] | None, path: Path) -> dict[str, Any]:
     """All options resolved: the caller's (checked) where sent, each default elsewhere."""
-    if raw is None:
-        raw = {}
+    if not raw and raw is not None and not isinstance(raw, Mapping):
+        raise RulesError("options must be an object", path)
+    if not raw:  # most requests send none: the defaults, worked out once per set of specs
+        cached = _DEFAULTS.get(id(specs))
+        if cached is None or cached[0] is not specs:
+            if len(_DEFAULTS) > 256:  # specs are module constants; a caller making them per call must not leak
+                _DEFAULTS.clear()
+            cached = _DEFAULTS[id(specs)] = (specs, {name: spec.default for name, spec in specs.items()})
+        return dict(cached[1])
     if not isinstance(raw, Mapping):
         raise RulesError("options must be an object", path)
     for name in raw:

@@ -1,8 +1,7 @@
 """Blueprints of the `ars-magica` ruleset's calculators (seed 002) and its payload schemas."""
 from __future__ import annotations
 
-import importlib
-
+from service.api import module_blueprints
 from service.api.blueprint import Blueprint
 
 MODULES = ("to_hit", "damage", "check", "combatant", "movement", "rounds")
@@ -21,13 +20,4 @@ SCHEMAS = _schemas()
 
 def blueprints() -> list[Blueprint]:
     """Every calculator blueprint of the ruleset."""
-    found = []
-    for name in MODULES:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            continue
-        found.append(module.blp)
-    return found
+    return module_blueprints(__name__, MODULES)

@@ -6,19 +6,10 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
-from service.api.ars_magica.common import (
-    Strict,
-    choice,
-    exact_pair,
-    exact_text,
-    flag,
-    integer,
-    options_field,
-    probability,
-    rolls_schema,
-)
+from service.api.ars_magica.common import exact_pair, exact_text, options_field, probability, rolls_schema
 from service.api.blueprint import Blueprint
-from service.api.schemas import JsonInteger, seed_field
+from service.api.fields import choice, flag, whole
+from service.api.schemas import JsonInteger, Strict, seed_field
 from service.rules.ars_magica import checks, ladders
 from service.rules.errors import Contradiction
 from service.rules.trace import Step
@@ -34,23 +25,23 @@ class CheckRequestSchema(Strict):
     """One stress roll against an ease factor (or a spell level); fields not of the `kind` are ignored."""
 
     kind = choice(KINDS, "ease (default), fatigue or formulaic.", "ease")
-    total = integer(-100, 200, "ease: the total added to the die (required).")
-    ease_factor = integer(-100, 300, "ease: the ease factor (required); fatigue: default 6.")
-    stamina = integer(-10, 10, "Stamina (fatigue, formulaic).", 0)
-    encumbrance = integer(0, 30, "Encumbrance, a magnitude (fatigue, formulaic).", 0)
-    wound_penalty = integer(-50, 0, "Wound penalty (<= 0), or give `wound_level`.", 0)
-    fatigue_penalty = integer(-50, 0, "Fatigue penalty (<= 0), or give `fatigue_level`.", 0)
+    total = whole(-100, 200, "ease: the total added to the die (required).")
+    ease_factor = whole(-100, 300, "ease: the ease factor (required); fatigue: default 6.")
+    stamina = whole(-10, 10, "Stamina (fatigue, formulaic).", 0)
+    encumbrance = whole(0, 30, "Encumbrance, a magnitude (fatigue, formulaic).", 0)
+    wound_penalty = whole(-50, 0, "Wound penalty (<= 0), or give `wound_level`.", 0)
+    fatigue_penalty = whole(-50, 0, "Fatigue penalty (<= 0), or give `fatigue_level`.", 0)
     wound_level = fields.String(validate=validate.Length(1, 40),
                                 metadata={"description": "Body level name (option `body_levels`)."})
     fatigue_level = fields.String(validate=validate.Length(1, 40),
                                   metadata={"description": "Fatigue level name (option `fatigue_levels`)."})
-    heat = integer(0, 3, "Heat: -1 to -3 on fatigue rolls.", 0)
-    level = integer(0, 200, "formulaic: the spell level (required).")
-    technique = integer(0, 100, "formulaic: Technique.", 0)
-    form = integer(0, 100, "formulaic: Form.", 0)
+    heat = whole(0, 3, "Heat: -1 to -3 on fatigue rolls.", 0)
+    level = whole(0, 200, "formulaic: the spell level (required).")
+    technique = whole(0, 100, "formulaic: Technique.", 0)
+    form = whole(0, 100, "formulaic: Form.", 0)
     careful = flag("formulaic: cast slowly with extra care (+Concentration, one botch die fewer).")
-    concentration = integer(0, 30, "formulaic: Concentration (added with `careful`).", 0)
-    vis_pawns = integer(0, 50, "formulaic: pawns of vis (+5 each, one more botch die each).", 0)
+    concentration = whole(0, 30, "formulaic: Concentration (added with `careful`).", 0)
+    vis_pawns = whole(0, 50, "formulaic: pawns of vis (+5 each, one more botch die each).", 0)
     voice = choice(("booming", "firm", "soft", "none"), "formulaic: voice.", "firm")
     gesture = choice(("vigorous", "bold", "subtle", "none"), "formulaic: gesture.", "bold")
     botch_dice = JsonInteger(validate=validate.Range(0, 10),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
-from service.api.ars_magica.common import Strict, choice, flag, integer, options_field
+from service.api.ars_magica.common import options_field
 from service.api.ars_magica.gear import (
     AbilitiesSchema,
     ArmorSchema,
@@ -15,7 +15,8 @@ from service.api.ars_magica.gear import (
     WeaponSchema,
 )
 from service.api.blueprint import Blueprint
-from service.api.schemas import trace_field
+from service.api.fields import choice, flag, whole
+from service.api.schemas import Strict, trace_field
 from service.rules.ars_magica import ladders, totals
 from service.rules.trace import Step
 
@@ -32,7 +33,7 @@ class CombatantRequestSchema(Strict):
 
     characteristics = fields.Nested(CharacteristicsSchema, load_default=dict,
                                     metadata={"description": "Characteristics (default 0)."})
-    size = integer(-10, 10, "Size (default 0).", 0)
+    size = whole(-10, 10, "Size (default 0).", 0)
     abilities = fields.Nested(AbilitiesSchema, load_default=dict, metadata={"description": "Abilities."})
     weapon = PackOr(WeaponSchema, "weapon_pack", load_default=None)
     off_hand = PackOr(WeaponSchema, "weapon_pack", load_default=None)
@@ -41,7 +42,7 @@ class CombatantRequestSchema(Strict):
     armor = PackOr(ArmorSchema, "armor_pack", load_default=None)
     shield = fields.Nested(ShieldSchema, allow_none=True, load_default=None,
                            metadata={"description": "A shield (null: none)."})
-    encumbrance = integer(0, 30, "Encumbrance (a magnitude, subtracted).", 0)
+    encumbrance = whole(0, 30, "Encumbrance (a magnitude, subtracted).", 0)
     wound_level = fields.String(load_default="unhurt", validate=validate.Length(1, 40),
                                 metadata={"description": "Body level name (option `body_levels`)."})
     fatigue_level = fields.String(load_default="fresh", validate=validate.Length(1, 40),

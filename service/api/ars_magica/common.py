@@ -6,35 +6,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.fields import fraction_text, whole
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.rules.ars_magica.options import OPTIONS
 from service.rules.options import OptionSpec
-
-
-class Strict(Schema):
-    """Unknown fields are refused (a typo never passes silently)."""
-
-    class Meta:
-        unknown = RAISE
-
-
-def integer(low: int, high: int, text: str, default: Any = None, required: bool = False, **kw: Any) -> JsonInteger:
-    """A bounded whole number with a description (a default, or required, or optional)."""
-    extra: dict[str, Any] = {"required": True} if required else ({} if default is None else {"load_default": default})
-    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text}, **extra, **kw)
-
-
-def flag(text: str, default: bool | None = False) -> JsonBoolean:
-    """A JSON true/false with a description."""
-    return JsonBoolean(metadata={"description": text}, **({} if default is None else {"load_default": default}))
-
-
-def choice(values: tuple[str, ...] | list[str], text: str, default: str | None = None, **kw: Any) -> fields.String:
-    """One of a few words."""
-    extra = {} if default is None else {"load_default": default}
-    return fields.String(validate=validate.OneOf(values), metadata={"description": text}, **extra, **kw)
 
 
 def _option_field(name: str, spec: OptionSpec) -> fields.Field:
@@ -63,11 +40,6 @@ def options_field() -> fields.Nested:
     return fields.Nested(OptionsSchema, load_default=dict,
                          metadata={"description": "Rule options (any subset); an unknown option is refused.",
                                    "example": {"botch_dice": 1, "attack_tie": "defender"}})
-
-
-def fraction_text(value: Fraction) -> str:
-    """The exact fraction as "n/d" in lowest terms (always with the slash)."""
-    return f"{value.numerator}/{value.denominator}"
 
 
 def exact_pair(name: str, values: Mapping[str, Fraction] | Fraction | None) -> dict[str, Any]:
@@ -119,6 +91,6 @@ def rolls_schema(name: str, roles: Mapping[str, str]) -> fields.Nested:
 def botch_dice_schema(name: str, roles: tuple[str, str]) -> fields.Nested:
     """`botch_dice` per roll (0..10; default option `botch_dice`)."""
     schema = type(name, (Strict,), {"__module__": __name__, "__doc__": "Botch dice per roll (default: option `botch_dice`).",
-                                    **{role: integer(0, 10, f"Botch dice of the {role} roll.") for role in roles}})
+                                    **{role: whole(0, 10, f"Botch dice of the {role} roll.") for role in roles}})
     return fields.Nested(schema, load_default=dict, metadata={"description": "Botch dice rolled when that roll's "
                                                                              "stress die shows 0."})

@@ -7,20 +7,17 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import (
-    Strict,
     botch_dice_schema,
-    choice,
     exact_pair,
     exact_text,
-    flag,
-    integer,
     options_field,
     outcome_schema,
     probability,
     rolls_schema,
 )
 from service.api.blueprint import Blueprint
-from service.api.schemas import seed_field
+from service.api.fields import choice, flag, whole
+from service.api.schemas import Strict, seed_field
 from service.rules.ars_magica import damage
 from service.rules.ars_magica.options import LOCATIONS
 from service.rules.errors import Contradiction
@@ -36,9 +33,9 @@ SEVERITIES = ("none", "minor", "major", "grave")
 class DamageRequestSchema(Strict):
     """A landed blow: damage total against soak total, and how it landed."""
 
-    damage = integer(-50, 100, "Damage total.", required=True)
-    soak = integer(-50, 100, "Soak total, armor included.", required=True)
-    protection = integer(0, 50, "The armor part of `soak` (dropped on an exceptional blow).", 0)
+    damage = whole(-50, 100, "Damage total.", required=True)
+    soak = whole(-50, 100, "Soak total, armor included.", required=True)
+    protection = whole(0, 50, "The armor part of `soak` (dropped on an exceptional blow).", 0)
     exceptional = flag("The blow was exceptional: soak without armor, and a severity.")
     location = choice(LOCATIONS, "Where an exceptional blow lands (required when `exceptional`).")
     all_out = flag("All-out attack: the margin (or the levels, option `all_out_doubles`) is doubled.")

@@ -6,7 +6,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from service.api.ars_magica.common import Strict, flag, integer
+from service.api.fields import flag, whole
+from service.api.schemas import Strict
 from service.rules.ars_magica.totals import ABILITIES, CHARACTERISTICS
 
 RANGES = ("touch", "reach", "close", "missile")
@@ -15,23 +16,23 @@ RANGES = ("touch", "reach", "close", "missile")
 class CharacteristicsSchema(Strict):
     """The eight characteristics, -10..10 (default 0)."""
 
-    locals().update({name: integer(-10, 10, f"{name.title()} (default 0).") for name in CHARACTERISTICS})
+    locals().update({name: whole(-10, 10, f"{name.title()} (default 0).") for name in CHARACTERISTICS})
 
 
 class AbilitiesSchema(Strict):
     """Abilities used in combat, 0..30 (default 0): the weapon skill in use, Dodge, Athletics, Ride, Brawl."""
 
-    locals().update({name: integer(0, 30, f"{name.title()} (default 0).") for name in ABILITIES})
+    locals().update({name: whole(0, 30, f"{name.title()} (default 0).") for name in ABILITIES})
 
 
 class WeaponSchema(Strict):
     """A weapon's statistics (ArM4 values; every bonus defaults to 0)."""
 
     name = fields.String(allow_none=True, validate=validate.Length(1, 40), metadata={"description": "A label."})
-    init = integer(-20, 20, "Weapon initiative bonus.")
-    attack = integer(-20, 20, "Weapon attack bonus.")
-    defence = integer(-20, 20, "Weapon defence bonus.")
-    damage = integer(-20, 20, "Weapon damage bonus.")
+    init = whole(-20, 20, "Weapon initiative bonus.")
+    attack = whole(-20, 20, "Weapon attack bonus.")
+    defence = whole(-20, 20, "Weapon defence bonus.")
+    damage = whole(-20, 20, "Weapon damage bonus.")
     missile = flag("A missile weapon (damage without Str and Size).", None)
     range = fields.String(validate=validate.OneOf(RANGES), metadata={"description": "Effective range: touch, "
                                                                                    "reach, close or missile."})
@@ -40,13 +41,13 @@ class WeaponSchema(Strict):
 class ArmorSchema(Strict):
     """Armor as its protection."""
 
-    protection = integer(0, 50, "Protection added to Soak.", required=True)
+    protection = whole(0, 50, "Protection added to Soak.", required=True)
 
 
 class ShieldSchema(Strict):
     """A shield as its defence bonus."""
 
-    defence = integer(0, 20, "Defence bonus (to Defence and to missile ease factors).", required=True)
+    defence = whole(0, 20, "Defence bonus (to Defence and to missile ease factors).", required=True)
 
 
 def _bonus(text: str) -> dict[str, Any]:

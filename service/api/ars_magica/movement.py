@@ -7,9 +7,10 @@ from fractions import Fraction
 from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
-from service.api.ars_magica.common import Strict, fraction_text, integer, options_field
+from service.api.ars_magica.common import options_field
 from service.api.blueprint import Blueprint
-from service.api.schemas import trace_field
+from service.api.fields import fraction_text, whole
+from service.api.schemas import Strict, trace_field
 from service.rules.ars_magica import ladders, movement
 from service.rules.errors import RulesError
 from service.rules.rounding import exact
@@ -22,14 +23,14 @@ PACES = ("walk", "hustle", "sprint", "ride")
 class MovementRequestSchema(Strict):
     """Who moves: Quickness, Encumbrance, Athletics, Ride and current levels (or penalties)."""
 
-    qik = integer(-10, 10, "Quickness.", 0)
-    encumbrance = integer(0, 30, "Encumbrance (a magnitude).", 0)
-    athletics = integer(0, 30, "Athletics (sprinting).", 0)
-    ride = integer(0, 30, "Ride (riding).", 0)
+    qik = whole(-10, 10, "Quickness.", 0)
+    encumbrance = whole(0, 30, "Encumbrance (a magnitude).", 0)
+    athletics = whole(0, 30, "Athletics (sprinting).", 0)
+    ride = whole(0, 30, "Ride (riding).", 0)
     wound_level = fields.String(validate=validate.Length(1, 40), metadata={"description": "Body level name."})
     fatigue_level = fields.String(validate=validate.Length(1, 40), metadata={"description": "Fatigue level name."})
-    wound_penalty = integer(-50, 0, "Wound penalty (<= 0) when no `wound_level`.", 0)
-    fatigue_penalty = integer(-50, 0, "Fatigue penalty (<= 0) when no `fatigue_level`.", 0)
+    wound_penalty = whole(-50, 0, "Wound penalty (<= 0) when no `wound_level`.", 0)
+    fatigue_penalty = whole(-50, 0, "Fatigue penalty (<= 0) when no `fatigue_level`.", 0)
     options = options_field()
 
 

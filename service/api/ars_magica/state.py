@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.ars_magica.common import OptionsSchema, Strict, choice, flag, integer
+from service.api.ars_magica.common import OptionsSchema
 from service.api.ars_magica.gear import (
     AbilitiesSchema,
     ArmorSchema,
@@ -14,7 +14,8 @@ from service.api.ars_magica.gear import (
     ShieldSchema,
     WeaponSchema,
 )
-from service.api.schemas import JsonFloat, JsonInteger
+from service.api.fields import choice, flag, whole
+from service.api.schemas import JsonFloat, JsonInteger, Strict
 from service.rules.ars_magica.engine import ACTIONS, TWO_WEAPONS
 from service.rules.ars_magica.options import LOCATIONS
 from service.rules.ars_magica.state import EFFECT_KINDS, STANCES
@@ -32,10 +33,10 @@ class EffectSchema(Strict):
     """A modifier the engine keeps (from botches and exceptional blows), active from round `from` to `until`."""
 
     kind = choice(EFFECT_KINDS, "What it changes.", required=True)
-    value = integer(-50, 50, "How much.", required=True)
+    value = whole(-50, 50, "How much.", required=True)
     until = JsonInteger(allow_none=True, validate=validate.Range(0, 1_000_000),
                         metadata={"description": "Last round it applies (null: the rest of the combat)."})
-    locals()["from"] = integer(0, 1_000_000, "First round it applies.", required=True)
+    locals()["from"] = whole(0, 1_000_000, "First round it applies.", required=True)
 
 
 class CombatantStateSchema(Strict):
@@ -45,15 +46,15 @@ class CombatantStateSchema(Strict):
     side = fields.String(validate=validate.Length(max=64), metadata={"description": "Side (team) name."})
     name = fields.String(validate=validate.Length(max=64), metadata={"description": "Display name (simulations)."})
     characteristics = fields.Nested(CharacteristicsSchema, metadata={"description": "Characteristics."})
-    size = integer(-10, 10, "Size.")
+    size = whole(-10, 10, "Size.")
     abilities = fields.Nested(AbilitiesSchema, metadata={"description": "Abilities."})
     weapon = PackOr(WeaponSchema, "weapon_pack", required=True)
     off_hand = PackOr(WeaponSchema, "weapon_pack", allow_none=True)
     armor = PackOr(ArmorSchema, "armor_pack", allow_none=True)
     shield = fields.Nested(ShieldSchema, allow_none=True, metadata={"description": "A shield (null: none)."})
-    encumbrance = integer(0, 30, "Encumbrance (a magnitude).")
-    body_levels_lost = integer(0, 100, "Body levels lost so far.")
-    fatigue_levels_lost = integer(0, 100, "Fatigue levels lost so far.")
+    encumbrance = whole(0, 30, "Encumbrance (a magnitude).")
+    body_levels_lost = whole(0, 100, "Body levels lost so far.")
+    fatigue_levels_lost = whole(0, 100, "Fatigue levels lost so far.")
     engaged_with = fields.List(fields.String(validate=validate.Length(1, 64)), validate=validate.Length(max=200),
                                metadata={"description": "Ids of the combatants he is in melee with."})
     stance = choice(STANCES, "normal, or all_out_ready after a preparing round.")
@@ -72,9 +73,9 @@ class CombatantStateSchema(Strict):
 class SpellSchema(Strict):
     """A formulaic spell: the caster's Technique and Form scores and the spell's level."""
 
-    technique = integer(0, 200, "Technique score.", required=True)
-    form = integer(0, 200, "Form score.", required=True)
-    level = integer(0, 200, "Spell level.", required=True)
+    technique = whole(0, 200, "Technique score.", required=True)
+    form = whole(0, 200, "Form score.", required=True)
+    level = whole(0, 200, "Spell level.", required=True)
 
 
 class DeclarationSchema(Strict):
@@ -96,7 +97,7 @@ class EncounterStateSchema(Strict):
     """A whole `ars-magica` state: round counter, options and combatants."""
 
     ruleset = fields.String(validate=validate.Equal("ars-magica"), metadata={"description": "ars-magica."})
-    round = integer(0, 1_000_000, "Rounds resolved so far (a fresh state: 0).")
+    round = whole(0, 1_000_000, "Rounds resolved so far (a fresh state: 0).")
     options = fields.Nested(OptionsSchema, metadata={"description": "Rule options of the encounter."})
     combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 200),
                              metadata={"description": "Every combatant.", "example": [EXAMPLE_COMBATANT, EXAMPLE_FOE]})

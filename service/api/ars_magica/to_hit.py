@@ -7,20 +7,17 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import (
-    Strict,
     botch_dice_schema,
-    choice,
     exact_pair,
     exact_text,
-    flag,
-    integer,
     options_field,
     outcome_schema,
     probability,
     rolls_schema,
 )
 from service.api.blueprint import Blueprint
-from service.api.schemas import JsonFloat, JsonInteger, seed_field
+from service.api.fields import choice, flag, whole
+from service.api.schemas import JsonFloat, JsonInteger, Strict, seed_field
 from service.rules.ars_magica import to_hit
 from service.rules.errors import Contradiction
 from service.rules.rounding import exact
@@ -38,7 +35,7 @@ class AttackModifiersSchema(Strict):
     behind = flag("Attack from behind: +3.")
     mounted_vs_foot = flag("Mounted against a footman: +3.")
     all_out = flag("All-out attack (after a preparing round): +3.")
-    darkness = integer(0, 3, "Darkness: -1 to -3.", 0)
+    darkness = whole(0, 3, "Darkness: -1 to -3.", 0)
 
 
 class DefenceModifiersSchema(Strict):
@@ -58,11 +55,11 @@ class MissileSchema(Strict):
     spell = flag("Spell targeting: the two nearest bands use the spell column.")
     obscured = flag("Target obscured by darkness or cover: +3.")
     target_movement = choice(MOVEMENTS, "Target's pace: hustling +3, sprinting +6 + its Qik.", "still")
-    target_qik = integer(-10, 10, "Target's Quickness (counts when sprinting).", 0)
-    target_size = integer(-10, 10, "Target's Size (subtracted).", 0)
+    target_qik = whole(-10, 10, "Target's Quickness (counts when sprinting).", 0)
+    target_size = whole(-10, 10, "Target's Size (subtracted).", 0)
     target_dodge = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(-50, 100),
                                metadata={"description": "Target's Dodge total when dodging (null: not dodging)."})
-    shield_defence = integer(0, 20, "Defence bonus of the target's shield.", 0)
+    shield_defence = whole(0, 20, "Defence bonus of the target's shield.", 0)
     into_melee = flag("Shooting into a melee: +3, and a roll that misses only by it hits a friend.")
 
 
@@ -73,7 +70,7 @@ ROLES = {"attack": "Attack stress die.", "defence": "Defence stress die.",
 class ToHitRequestSchema(Strict):
     """An attack total against a melee `defence` or a `missile` shot (exactly one)."""
 
-    attack = integer(-50, 100, "Attack total before situational modifiers.", required=True)
+    attack = whole(-50, 100, "Attack total before situational modifiers.", required=True)
     attack_modifiers = fields.Nested(AttackModifiersSchema, load_default=dict,
                                      metadata={"description": "Added to the attack total."})
     defence = JsonInteger(validate=validate.Range(-50, 100),

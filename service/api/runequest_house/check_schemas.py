@@ -5,6 +5,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from service.api.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.runequest_house.common import (
     ITEMS,
     LOCATIONS,
@@ -14,17 +15,12 @@ from service.api.runequest_house.common import (
     answer_seed,
     assumptions_list,
     chance_pair,
-    choice,
     dice_list,
     exact_dict,
-    flag,
-    integer,
     number_or_null,
     options_field,
-    probability_dict,
     rolls_field,
     seed_field,
-    string_or_null,
     trace_field,
 )
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
@@ -35,19 +31,19 @@ MULTIPLIERS = ("1", "3/4", "1/2", "1/5")
 class CharacteristicSchema(Schema):
     """A characteristic roll: the characteristic times a multiple (DEX x5 "difficult", DEX x3 "very difficult")."""
 
-    value = integer(1, 100, "The characteristic (1..100).", required=True)
-    multiple = integer(1, 5, "The multiple (1..5).", required=True)
+    value = whole(1, 100, "The characteristic (1..100).", required=True)
+    multiple = whole(1, 5, "The multiple (1..5).", required=True)
 
 
 class CheckRequestSchema(Schema):
     """One percentile roll: a skill or a characteristic x multiple, with modifiers."""
 
-    skill = integer(-100, 300, "The skill % (give this or `characteristic`).", load_default=None, allow_none=True)
+    skill = whole(-100, 300, "The skill % (give this or `characteristic`).", load_default=None, allow_none=True)
     characteristic = fields.Nested(CharacteristicSchema, load_default=None, allow_none=True,
                                    metadata={"description": "A characteristic roll instead of a skill."})
-    modifier = integer(-200, 200, "Additive modifier in percentage points.", load_default=0)
+    modifier = whole(-200, 200, "Additive modifier in percentage points.", load_default=0)
     multiplier = choice(MULTIPLIERS, "Fractional multiplier applied after the additive modifier.", load_default="1")
-    fumble_multiplier = integer(1, 2, "2 doubles the fumble count (flexible or chain weapons, Page 63).",
+    fumble_multiplier = whole(1, 2, "2 doubles the fumble count (flexible or chain weapons, Page 63).",
                                 load_default=1)
     options = options_field()
     seed = seed_field()
@@ -57,7 +53,7 @@ class CheckRequestSchema(Schema):
 class CheckRollSchema(Schema):
     """The rolled d100 and its degree."""
 
-    d100 = integer(1, 100, "The face rolled.", required=True)
+    d100 = whole(1, 100, "The face rolled.", required=True)
     degree = choice(("fumble", "failure", "success", "special", "critical"), "Its degree.", required=True)
 
 
@@ -82,7 +78,7 @@ class WeaponSchema(Schema):
     """The attacking weapon's properties that change the odds."""
 
     kind = choice(WEAPON_KINDS, "melee, thrown or projected.", load_default="melee")
-    hands = integer(1, 2, "One- or two-handed.", load_default=1)
+    hands = whole(1, 2, "One- or two-handed.", load_default=1)
     flexible = flag("A flexible or chain weapon (double fumble count; parried x3/4 by larger shields).")
     hacking = flag("A hacking weapon (two-handed hacking weapons are x3/4 mounted).")
     length_m = JsonFloat(load_default=1, validate=validate.Range(0, 10),
@@ -122,22 +118,22 @@ class DefenceSchema(Schema):
     """The defender's declared dodge or parry."""
 
     type = choice(("none", "dodge", "parry"), "The defence.", load_default="none")
-    skill = integer(0, 300, "Dodge or parry % (required with dodge or parry).", load_default=None, allow_none=True)
-    modifier = integer(-200, 200, "Additive modifier.", load_default=0)
+    skill = whole(0, 300, "Dodge or parry % (required with dodge or parry).", load_default=None, allow_none=True)
+    modifier = whole(-200, 200, "Additive modifier.", load_default=0)
     item = choice(ITEMS, "What parries.", load_default="weapon")
     high_ground = flag("The parrier has high ground: +10% to parries.")
     defensive_abort = flag("A defensive abort: -20%.")
     double_dodge = flag("Two dodge actions declared: -10% per opponent after the first.")
     two_attackers_same_weapon = flag("One one-handed weapon parries two attackers: -20%.")
     braced = flag("Braced against knockback (cannot dodge: 422).")
-    opponent_number = integer(1, 20, "This attacker's place among the opponents dodged this round.", load_default=1)
-    same_sr_attacks = integer(0, 20, "Other attacks landing on the same SR (dodge only).", load_default=0)
+    opponent_number = whole(1, 20, "This attacker's place among the opponents dodged this round.", load_default=1)
+    same_sr_attacks = whole(0, 20, "Other attacks landing on the same SR (dodge only).", load_default=0)
 
 
 class AttackDefenceSchema(DefenceSchema):
     """The defence, with the parrying item's AP."""
 
-    ap = integer(0, 60, "The parrying item's AP (required for a parry).", load_default=None, allow_none=True)
+    ap = whole(0, 60, "The parrying item's AP (required for a parry).", load_default=None, allow_none=True)
 
 
 WEAPON_DEFAULT = WeaponSchema().load({})
@@ -151,8 +147,8 @@ TO_HIT_ROLES = {"attack": ("The attack d100.", 1), "defence": ("The dodge or par
 class ToHitRequestSchema(Schema):
     """An attack % against a declared dodge, parry or nothing."""
 
-    attack = integer(0, 300, "The weapon's attack %.", required=True)
-    attack_modifier = integer(-200, 200, "Any other additive modifier.", load_default=0)
+    attack = whole(0, 300, "The weapon's attack %.", required=True)
+    attack_modifier = whole(-200, 200, "Any other additive modifier.", load_default=0)
     weapon = fields.Nested(WeaponSchema, load_default=lambda: dict(WEAPON_DEFAULT),
                            metadata={"description": "The attacking weapon."})
     situation = fields.Nested(SituationSchema, load_default=lambda: dict(SITUATION_DEFAULT),
@@ -167,7 +163,7 @@ class ToHitRequestSchema(Schema):
 class ToHitRollSchema(Schema):
     """The rolled attack, defence and location."""
 
-    attack = integer(1, 100, "The attack d100.", required=True)
+    attack = whole(1, 100, "The attack d100.", required=True)
     attack_degree = choice(("fumble", "failure", "success", "special", "critical"), "Its degree.", required=True)
     defence = JsonInteger(required=True, allow_none=True, metadata={"description": "The defence d100 (null: none)."})
     defence_degree = string_or_null("Its degree.")
@@ -204,15 +200,15 @@ class ToHitSchema(Schema):
 class TargetSchema(Schema):
     """The target of a whole attack (default an unarmored human, SIZ/STR/DEX 13, full HP 13)."""
 
-    siz = integer(1, 100, "SIZ.", load_default=13)
-    str = integer(1, 100, "STR.", load_default=13)
-    dex = integer(1, 100, "DEX.", load_default=13)
+    siz = whole(1, 100, "SIZ.", load_default=13)
+    str = whole(1, 100, "STR.", load_default=13)
+    dex = whole(1, 100, "DEX.", load_default=13)
     armor = fields.Dict(keys=choice(LOCATIONS, "A location."), values=fields.List(fields.Raw()), load_default=dict,
                         metadata={"description": "Location -> list of layer APs or armor-pack names."})
-    protection = integer(0, 30, "Protective spell AP.", load_default=0)
+    protection = whole(0, 30, "Protective spell AP.", load_default=0)
     location_hp = fields.Dict(keys=choice(LOCATIONS, "A location."), values=JsonInteger(), load_default=None,
                               allow_none=True, metadata={"description": "Current HP per location."})
-    hp = integer(-200, 200, "Current total HP.", load_default=None, allow_none=True)
+    hp = whole(-200, 200, "Current total HP.", load_default=None, allow_none=True)
     braced = flag("Braced against knockback.")
 
 

@@ -1,13 +1,15 @@
 """Schema pieces and answer helpers shared by the `runequest-house` calculators."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, trace_field
+from service.api import schemas
+from service.api.fields import exact_strings, fraction_text, whole
+from service.api.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource
 from service.rules.runequest_house import RULESET
 from service.rules.runequest_house.options import ACTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
@@ -16,21 +18,6 @@ DEGREES = ("fumble", "failure", "success", "special", "critical")
 LOCATIONS = ("right_leg", "left_leg", "abdomen", "chest", "right_arm", "left_arm", "head")
 ITEMS = ("weapon", "buckler", "small_shield", "medium_shield", "hoplite_shield", "large_shield")
 SEED_DOC = "Seed for the dice (0..2^63-1); with `seed` or `rolls` the answer rolls, and echoes the seed used."
-
-
-def integer(low: int, high: int, description: str, **kw: Any) -> JsonInteger:
-    """A whole number in a range, with its description."""
-    return JsonInteger(validate=validate.Range(low, high), metadata={"description": description}, **kw)
-
-
-def flag(description: str) -> JsonBoolean:
-    """A true/false field defaulting to false."""
-    return JsonBoolean(load_default=False, metadata={"description": description})
-
-
-def choice(values: Iterable[str], description: str, **kw: Any) -> fields.String:
-    """One of a fixed list of names."""
-    return fields.String(validate=validate.OneOf(list(values)), metadata={"description": description}, **kw)
 
 
 def options_field() -> fields.Dict:
@@ -42,8 +29,8 @@ def options_field() -> fields.Dict:
 
 
 def seed_field() -> JsonInteger:
-    return JsonInteger(load_default=None, allow_none=True, validate=validate.Range(0, 2**63 - 1),
-                       metadata={"description": SEED_DOC})
+    """The calculators' optional `seed` (with `seed` or `rolls` the answer rolls)."""
+    return schemas.seed_field(SEED_DOC)
 
 
 def rolls_field(name: str, roles: dict[str, tuple[str, int]]) -> fields.Nested:
@@ -57,19 +44,14 @@ def rolls_field(name: str, roles: dict[str, tuple[str, int]]) -> fields.Nested:
                                                   "422); missing dice come from the seed."})
 
 
-def exact_text(value: Fraction) -> str:
-    """The contract's exact fraction string, always with a slash."""
-    return f"{value.numerator}/{value.denominator}"
-
-
 def probability_pair(name: str, values: Mapping[Any, Fraction]) -> dict[str, Any]:
     """`<name>` (numbers) and `<name>_exact` (fraction strings) with the same keys."""
     return {name: {str(k): float(v) for k, v in values.items()},
-            f"{name}_exact": {str(k): exact_text(v) for k, v in values.items()}}
+            f"{name}_exact": {str(k): fraction_text(v) for k, v in values.items()}}
 
 
 def chance_pair(name: str, value: Fraction | None) -> dict[str, Any]:
-    return {name: None if value is None else float(value), f"{name}_exact": None if value is None else exact_text(value)}
+    return {name: None if value is None else float(value), f"{name}_exact": None if value is None else fraction_text(value)}
 
 
 def read_options(raw: Any) -> dict[str, Any]:
@@ -83,31 +65,21 @@ def dice_source(body: Mapping[str, Any]) -> DiceSource | None:
     return DiceSource.for_calculator(body.get("seed"), body.get("rolls") or {})
 
 
-def probability_dict(description: str) -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
-                       metadata={"description": description})
-
-
 def exact_dict(description: str) -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                       metadata={"description": description + " As exact fraction strings."})
+    return exact_strings(description + " As exact fraction strings.")
 
 
 def number_or_null(description: str) -> JsonFloat:
     return JsonFloat(required=True, allow_none=True, metadata={"description": description})
 
 
-def string_or_null(description: str) -> fields.String:
-    return fields.String(required=True, allow_none=True, metadata={"description": description})
-
-
 class BandsSchema(Schema):
     """Degree bands of a percentage: the highest roll of each success band and the lowest fumble roll."""
 
-    critical = integer(0, 100, "Highest roll that is a critical.", required=True)
-    special = integer(0, 100, "Highest roll that is a special (or better).", required=True)
-    success = integer(0, 100, "Highest roll that succeeds (01-05 and 96-00 bounds applied).", required=True)
-    fumble_from = integer(1, 101, "Lowest roll that fumbles.", required=True)
+    critical = whole(0, 100, "Highest roll that is a critical.", required=True)
+    special = whole(0, 100, "Highest roll that is a special (or better).", required=True)
+    success = whole(0, 100, "Highest roll that succeeds (01-05 and 96-00 bounds applied).", required=True)
+    fumble_from = whole(1, 101, "Lowest roll that fumbles.", required=True)
 
 
 def dice_list() -> fields.List:

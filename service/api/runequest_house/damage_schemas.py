@@ -5,22 +5,18 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from service.api.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.runequest_house.common import (
     LOCATIONS,
     WEAPON_TYPES,
     answer_seed,
     assumptions_list,
-    choice,
     dice_list,
     exact_dict,
-    flag,
-    integer,
     number_or_null,
     options_field,
-    probability_dict,
     rolls_field,
     seed_field,
-    string_or_null,
     trace_field,
 )
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
@@ -66,29 +62,29 @@ class DamageWeaponSchema(Schema):
 class AttackerSchema(Schema):
     """STR and SIZ, for the damage bonus."""
 
-    str = integer(1, 100, "STR.", required=True)
-    siz = integer(1, 100, "SIZ.", required=True)
+    str = whole(1, 100, "STR.", required=True)
+    siz = whole(1, 100, "SIZ.", required=True)
 
 
 class ParrySchema(Schema):
     """The parry met by the blow."""
 
     degree = choice(("none", "failure", "success", "special", "critical"), "The parry's degree.", load_default="none")
-    ap = integer(0, 60, "The parrying item's AP.", load_default=0)
+    ap = whole(0, 60, "The parrying item's AP.", load_default=0)
 
 
 class DamageTargetSchema(Schema):
     """The struck figure (all optional)."""
 
-    siz = integer(1, 100, "SIZ (for knockback).", load_default=None, allow_none=True)
-    str = integer(1, 100, "STR (braced knockback).", load_default=None, allow_none=True)
-    dex = integer(1, 100, "DEX (the roll to stay up).", load_default=None, allow_none=True)
+    siz = whole(1, 100, "SIZ (for knockback).", load_default=None, allow_none=True)
+    str = whole(1, 100, "STR (braced knockback).", load_default=None, allow_none=True)
+    dex = whole(1, 100, "DEX (the roll to stay up).", load_default=None, allow_none=True)
     armor = fields.List(LayerField(metadata=LAYER_META), load_default=list, validate=validate.Length(max=5),
                         metadata={"description": "Armor layers on the struck location."})
-    protection = integer(0, 30, "Protective spell AP.", load_default=0)
-    location_hp = integer(-200, 200, "The location's HP (also the reference for severing).", load_default=None,
+    protection = whole(0, 30, "Protective spell AP.", load_default=0)
+    location_hp = whole(-200, 200, "The location's HP (also the reference for severing).", load_default=None,
                           allow_none=True)
-    hp = integer(-200, 200, "Total HP.", load_default=None, allow_none=True)
+    hp = whole(-200, 200, "Total HP.", load_default=None, allow_none=True)
     braced = flag("Braced against knockback.")
 
 
@@ -183,7 +179,7 @@ class ArmorRequestSchema(Schema):
 
     layers = fields.List(LayerField(metadata=LAYER_META), required=True, validate=validate.Length(1, 5),
                          metadata={"description": "Layer APs or armor-pack names."})
-    protection = integer(0, 30, "Protective spell AP.", load_default=0)
+    protection = whole(0, 30, "Protective spell AP.", load_default=0)
     options = options_field()
 
 
@@ -200,15 +196,15 @@ class MountSchema(Schema):
     """A mounted target's Ride roll and mount."""
 
     ride_success = JsonBoolean(required=True, metadata={"description": "The Ride roll succeeded."})
-    mount_siz = integer(1, 200, "The mount's SIZ.", required=True)
+    mount_siz = whole(1, 200, "The mount's SIZ.", required=True)
 
 
 class KnockbackTargetSchema(Schema):
     """The pushed figure."""
 
-    siz = integer(1, 100, "SIZ.", required=True)
-    str = integer(1, 100, "STR (needed when braced).", load_default=None, allow_none=True)
-    dex = integer(1, 100, "DEX (for the roll to stay up).", load_default=None, allow_none=True)
+    siz = whole(1, 100, "SIZ.", required=True)
+    str = whole(1, 100, "STR (needed when braced).", load_default=None, allow_none=True)
+    dex = whole(1, 100, "DEX (for the roll to stay up).", load_default=None, allow_none=True)
     braced = flag("Braced against knockback.")
     mounted = fields.Nested(MountSchema, load_default=None, allow_none=True, metadata={"description": "The mount."})
 
@@ -216,7 +212,7 @@ class KnockbackTargetSchema(Schema):
 class KnockbackRequestSchema(Schema):
     """A damage figure and its target."""
 
-    damage = integer(0, 1000, "The damage that got past any parry.", required=True)
+    damage = whole(0, 1000, "The damage that got past any parry.", required=True)
     weapon_type = choice(WEAPON_TYPES, "crush, slash or impale.", required=True)
     penetrated = JsonBoolean(load_default=True, metadata={"description": "The blow got through the body armor."})
     impaled = flag("A special or critical impale that did damage.")

@@ -3,22 +3,18 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.runequest_house.common import (
     ACTIONS,
     LOCATIONS,
     answer_seed,
     assumptions_list,
-    choice,
     dice_list,
     exact_dict,
-    flag,
-    integer,
     number_or_null,
     options_field,
-    probability_dict,
     rolls_field,
     seed_field,
-    string_or_null,
     trace_field,
 )
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
@@ -27,13 +23,13 @@ from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 class CharacteristicsSchema(Schema):
     """Characteristics (any subset; outputs needing a missing one are null)."""
 
-    str = integer(1, 100, "STR.", load_default=None, allow_none=True)
-    con = integer(1, 100, "CON.", load_default=None, allow_none=True)
-    siz = integer(1, 100, "SIZ.", load_default=None, allow_none=True)
-    dex = integer(1, 100, "DEX.", load_default=None, allow_none=True)
-    int = integer(1, 100, "INT.", load_default=None, allow_none=True)
-    pow = integer(1, 100, "POW.", load_default=None, allow_none=True)
-    app = integer(1, 100, "APP.", load_default=None, allow_none=True)
+    str = whole(1, 100, "STR.", load_default=None, allow_none=True)
+    con = whole(1, 100, "CON.", load_default=None, allow_none=True)
+    siz = whole(1, 100, "SIZ.", load_default=None, allow_none=True)
+    dex = whole(1, 100, "DEX.", load_default=None, allow_none=True)
+    int = whole(1, 100, "INT.", load_default=None, allow_none=True)
+    pow = whole(1, 100, "POW.", load_default=None, allow_none=True)
+    app = whole(1, 100, "APP.", load_default=None, allow_none=True)
 
 
 class NamedWeaponSchema(Schema):
@@ -43,7 +39,7 @@ class NamedWeaponSchema(Schema):
         unknown = "exclude"
 
     name = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Weapon name."})
-    sr = integer(0, 10, "Weapon SR (from the weapon pack when omitted).", load_default=None, allow_none=True)
+    sr = whole(0, 10, "Weapon SR (from the weapon pack when omitted).", load_default=None, allow_none=True)
 
 
 class CombatantRequestSchema(Schema):
@@ -83,8 +79,8 @@ class CombatantSchema(Schema):
 class IntentCharacteristicsSchema(Schema):
     """DEX and SIZ, for strike ranks."""
 
-    dex = integer(1, 100, "DEX.", required=True)
-    siz = integer(1, 100, "SIZ.", required=True)
+    dex = whole(1, 100, "DEX.", required=True)
+    siz = whole(1, 100, "SIZ.", required=True)
 
 
 class IntentCombatantSchema(Schema):
@@ -100,10 +96,10 @@ class IntentActionSchema(Schema):
     """One declared action."""
 
     type = choice(ACTIONS, "The action.", required=True)
-    weapon = integer(0, 7, "Index into weapons (attack).", load_default=None, allow_none=True)
-    spell_sr = integer(0, 30, "The spell's own SR (used as is).", load_default=None, allow_none=True)
-    magic_points = integer(0, 30, "Magic points (SR by spell_sr_formula).", load_default=None, allow_none=True)
-    opponents = integer(1, 20, "Opponents dodged (dodge).", load_default=None, allow_none=True)
+    weapon = whole(0, 7, "Index into weapons (attack).", load_default=None, allow_none=True)
+    spell_sr = whole(0, 30, "The spell's own SR (used as is).", load_default=None, allow_none=True)
+    magic_points = whole(0, 30, "Magic points (SR by spell_sr_formula).", load_default=None, allow_none=True)
+    opponents = whole(1, 20, "Opponents dodged (dodge).", load_default=None, allow_none=True)
 
 
 class IntentRequestSchema(Schema):
@@ -136,8 +132,8 @@ class IntentSchema(Schema):
 class ContestantSchema(Schema):
     """One side of a skill or Maneuver contest."""
 
-    skill = integer(-100, 300, "Skill %.", required=True)
-    mov = integer(0, 30, "Basic MOV (maneuver only).", load_default=3)
+    skill = whole(-100, 300, "Skill %.", required=True)
+    mov = whole(0, 30, "Basic MOV (maneuver only).", load_default=3)
 
 
 class ContestRequestSchema(Schema):
@@ -146,8 +142,8 @@ class ContestRequestSchema(Schema):
     kind = choice(("skill", "maneuver", "resistance"), "The contest.", load_default="skill")
     a = fields.Nested(ContestantSchema, load_default=None, allow_none=True, metadata={"description": "Side a."})
     b = fields.Nested(ContestantSchema, load_default=None, allow_none=True, metadata={"description": "Side b."})
-    active = integer(0, 300, "Active characteristic (resistance).", load_default=None, allow_none=True)
-    passive = integer(0, 300, "Passive characteristic (resistance).", load_default=None, allow_none=True)
+    active = whole(0, 300, "Active characteristic (resistance).", load_default=None, allow_none=True)
+    passive = whole(0, 300, "Passive characteristic (resistance).", load_default=None, allow_none=True)
     options = options_field()
     seed = seed_field()
     rolls = rolls_field("RunequestHouseContestRolls", {"a": ("Side a's d100.", 1), "b": ("Side b's d100.", 1),
@@ -177,16 +173,16 @@ class ContestSchema(Schema):
 class GrappleFigureSchema(Schema):
     """STR, DEX and SIZ of a grappler."""
 
-    str = integer(1, 100, "STR.", required=True)
-    dex = integer(1, 100, "DEX.", required=True)
-    siz = integer(1, 100, "SIZ.", required=True)
+    str = whole(1, 100, "STR.", required=True)
+    dex = whole(1, 100, "DEX.", required=True)
+    siz = whole(1, 100, "SIZ.", required=True)
 
 
 class GrappleRequestSchema(Schema):
     """A grapple follow-up."""
 
     mode = choice(("immobilise", "throw", "damage", "escape"), "The follow-up.", required=True)
-    grapple = integer(0, 300, "The grapple skill %.", required=True)
+    grapple = whole(0, 300, "The grapple skill %.", required=True)
     attacker = fields.Nested(GrappleFigureSchema, required=True, metadata={"description": "The holder."})
     defender = fields.Nested(GrappleFigureSchema, required=True, metadata={"description": "The held figure."})
     options = options_field()
@@ -227,9 +223,9 @@ class MovementQuerySchema(Schema):
 class MovementRequestSchema(Schema):
     """Movement per phase and round (JSON body)."""
 
-    mov = integer(0, 30, "Basic MOV.", load_default=3)
-    move_actions = integer(0, 2, "Move actions declared.", load_default=0)
-    mobility = integer(0, 30, "Mobility spell metres per phase.", load_default=0)
+    mov = whole(0, 30, "Basic MOV.", load_default=3)
+    move_actions = whole(0, 2, "Move actions declared.", load_default=0)
+    mobility = whole(0, 30, "Mobility spell metres per phase.", load_default=0)
     engaged = flag("Starts the Move phase engaged.")
     limited = flag("Concentrating on a spell or drawing and reloading a missile.")
     options = options_field()

@@ -8,14 +8,9 @@ from flask import Response, request
 
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
+from service.api.fields import fraction_text
 from service.api.runequest_house import figure_schemas as fs
-from service.api.runequest_house.common import (
-    chance_pair,
-    dice_source,
-    exact_text,
-    probability_pair,
-    read_options,
-)
+from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
 from service.rules.errors import RulesError
 from service.rules.runequest_house import contest as contests
 from service.rules.runequest_house import grapple as grapples
@@ -166,7 +161,7 @@ def movement_body(body: dict[str, Any]) -> dict[str, Any]:
                         ("metres_per_second", found.per_second), ("limited_metres_per_phase", found.limited_per_phase),
                         ("backwards_metres_per_phase", found.backwards_per_phase)):
         out[name] = float(value)
-        out[f"{name}_exact"] = exact_text(Fraction(value))
+        out[f"{name}_exact"] = fraction_text(Fraction(value))
     out["applies_limit"] = found.applies_limit
     out["trace"] = [{"rule": "2) Move Phase", "detail": f"MOV {body['mov']} x {found.k} + {body['mobility']}",
                      "value": float(found.per_phase)}]

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import choice, flag, whole
 from service.api.rounds import RoundRequestBase, RoundResponseBase
-from service.api.runequest_house.common import (
-    ACTIONS,
-    LOCATIONS,
-    SHIELD_SIZES,
-    WEAPON_KINDS,
-    WEAPON_TYPES,
-    choice,
-    flag,
-    integer,
-)
+from service.api.runequest_house.common import ACTIONS, LOCATIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
 from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
@@ -22,39 +14,39 @@ from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 class CharacteristicsStateSchema(Schema):
     """STR, CON, SIZ, INT, DEX required; POW and APP default 10."""
 
-    str = integer(1, 100, "STR.", required=True)
-    con = integer(1, 100, "CON.", required=True)
-    siz = integer(1, 100, "SIZ.", required=True)
-    int = integer(1, 100, "INT (lowest declares first).", required=True)
-    dex = integer(1, 100, "DEX (highest moves first).", required=True)
-    pow = integer(1, 100, "POW.")
-    app = integer(1, 100, "APP.")
+    str = whole(1, 100, "STR.", required=True)
+    con = whole(1, 100, "CON.", required=True)
+    siz = whole(1, 100, "SIZ.", required=True)
+    int = whole(1, 100, "INT (lowest declares first).", required=True)
+    dex = whole(1, 100, "DEX (highest moves first).", required=True)
+    pow = whole(1, 100, "POW.")
+    app = whole(1, 100, "APP.")
 
 
 class SkillsSchema(Schema):
     """Skill percentages (defaults: dodge 15, maneuver 25, ride 5, jump 25, acrobatics 5, breakfall 0, grapple 25)."""
 
-    dodge = integer(0, 300, "Dodge %.")
-    maneuver = integer(0, 300, "Maneuver %.")
-    ride = integer(0, 300, "Ride %.")
-    jump = integer(0, 300, "Jump %.")
-    acrobatics = integer(0, 300, "Acrobatics %.")
-    breakfall = integer(0, 300, "Breakfall %.")
-    grapple = integer(0, 300, "Grapple %.")
+    dodge = whole(0, 300, "Dodge %.")
+    maneuver = whole(0, 300, "Maneuver %.")
+    ride = whole(0, 300, "Ride %.")
+    jump = whole(0, 300, "Jump %.")
+    acrobatics = whole(0, 300, "Acrobatics %.")
+    breakfall = whole(0, 300, "Breakfall %.")
+    grapple = whole(0, 300, "Grapple %.")
 
 
 class StateWeaponSchema(Schema):
     """A weapon: name, attack and parry %, and statistics (filled from the weapon pack by name)."""
 
     name = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Name."})
-    attack = integer(0, 300, "Attack %.", required=True)
-    parry = integer(0, 300, "Parry %.")
+    attack = whole(0, 300, "Attack %.", required=True)
+    parry = whole(0, 300, "Parry %.")
     damage = fields.String(validate=validate.Length(1, 40), metadata={"description": "Dice, e.g. \"1d8+1\"."})
     type = choice(WEAPON_TYPES, "crush, slash or impale.")
-    sr = integer(0, 10, "Weapon SR.")
+    sr = whole(0, 10, "Weapon SR.")
     length_m = JsonFloat(allow_none=True, validate=validate.Range(0, 1000), metadata={"description": "Length, m."})
-    ap = integer(0, 60, "Parrying AP.")
-    hands = integer(1, 2, "Hands.")
+    ap = whole(0, 60, "Parrying AP.")
+    hands = whole(1, 2, "Hands.")
     flexible = JsonBoolean(metadata={"description": "Flexible or chain."})
     bladed = JsonBoolean(metadata={"description": "Bladed."})
     hafted = JsonBoolean(metadata={"description": "Hafted blade (axe)."})
@@ -69,15 +61,15 @@ class ShieldSchema(Schema):
     """A shield: size, AP and parry %."""
 
     size = choice(SHIELD_SIZES, "Size.", required=True)
-    ap = integer(0, 60, "AP.")
-    parry = integer(0, 300, "Parry %.")
+    ap = whole(0, 60, "AP.")
+    parry = whole(0, 300, "Parry %.")
 
 
 class HexSchema(Schema):
     """A 1 m hex in axial coordinates."""
 
-    q = integer(-1000, 1000, "Column.", required=True)
-    r = integer(-1000, 1000, "Row.", required=True)
+    q = whole(-1000, 1000, "Column.", required=True)
+    r = whole(-1000, 1000, "Row.", required=True)
 
 
 def _location_map(values: fields.Field, description: str) -> fields.Dict:
@@ -100,18 +92,18 @@ class CombatantStateSchema(Schema):
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Side."})
     pc = JsonBoolean(metadata={"description": "A player character."})
     characteristics = fields.Nested(CharacteristicsStateSchema, required=True, metadata={"description": "Characteristics."})
-    mov = integer(0, 30, "MOV (default 3).")
+    mov = whole(0, 30, "MOV (default 3).")
     skills = fields.Nested(SkillsSchema, metadata={"description": "Skills."})
     weapons = fields.List(fields.Nested(StateWeaponSchema), required=True, validate=validate.Length(1, 8),
                           metadata={"description": "Weapons (at least one)."})
     shield = fields.Nested(ShieldSchema, allow_none=True, metadata={"description": "A shield, or null."})
     armor = _location_map(fields.List(LayerField(metadata=LAYER_META), validate=validate.Length(max=5)),
                           "Location -> armor layers (AP or pack names).")
-    protection = integer(0, 30, "Protective spell AP.")
-    hp = integer(-200, 200, "Current total HP (default full).")
+    protection = whole(0, 30, "Protective spell AP.")
+    hp = whole(-200, 200, "Current total HP (default full).")
     location_hp = _location_map(JsonInteger(validate=validate.Range(-200, 200)), "Current HP per location.")
     position = fields.Nested(HexSchema, allow_none=True, metadata={"description": "Hex, or null (no map)."})
-    facing = integer(0, 5, "Facing (hex side).")
+    facing = whole(0, 5, "Facing (hex side).")
     prone = JsonBoolean(metadata={"description": "Lying down."})
     braced = JsonBoolean(metadata={"description": "Braced against knockback."})
     engaged_with = fields.List(fields.String(), metadata={"description": "Ids engaged with."})
@@ -133,14 +125,14 @@ class RoundActionSchema(Schema):
 
     type = choice(ACTIONS, "The action.", required=True)
     target = fields.String(allow_none=True, metadata={"description": "Target id (attack, missile, move)."})
-    weapon = integer(0, 7, "Weapon index.", allow_none=True)
+    weapon = whole(0, 7, "Weapon index.", allow_none=True)
     mode = choice(("normal", "grapple", "immobilise", "throw", "damage", "escape", "counter", "spirit"),
                   "Fighting mode: a grapple attack, a grapple follow-up on the held target (escape: the held "
                   "figure against its holder); counter and spirit: 422, not implemented.", allow_none=True)
-    spell_sr = integer(0, 30, "A spell's own SR.", allow_none=True)
-    magic_points = integer(0, 30, "Magic points of a spell.", allow_none=True)
-    move_actions = integer(0, 2, "Extra move actions this move stands for.")
-    opponents = integer(1, 20, "Opponents dodged.", allow_none=True)
+    spell_sr = whole(0, 30, "A spell's own SR.", allow_none=True)
+    magic_points = whole(0, 30, "Magic points of a spell.", allow_none=True)
+    move_actions = whole(0, 2, "Extra move actions this move stands for.")
+    opponents = whole(1, 20, "Opponents dodged.", allow_none=True)
 
 
 class DeclarationSchema(Schema):
@@ -157,7 +149,7 @@ class StateSchema(Schema):
     """A runequest-house encounter state."""
 
     ruleset = choice(("runequest-house",), "The ruleset.")
-    round = integer(0, 10**6, "Rounds resolved so far.")
+    round = whole(0, 10**6, "Rounds resolved so far.")
     options = fields.Dict(metadata={"description": "Options in force (those differing from the defaults)."})
     combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 100),
                              metadata={"description": "The combatants."})

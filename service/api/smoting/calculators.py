@@ -7,8 +7,16 @@ from flask import Response
 
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
-from service.api.smoting import calculator_schemas as s
-from service.api.smoting.common import chance, odds, text
+from service.api.fields import fraction_text
+from service.api.smoting import (
+    check_schemas,
+    combatant_schemas,
+    damage_schemas,
+    injury_schemas,
+    movement_schemas,
+    to_hit_schemas,
+)
+from service.api.smoting.common import chance, odds
 from service.rules.dice import DiceSource
 from service.rules.smoting import RULESET
 from service.rules.smoting import calculators as calc
@@ -37,7 +45,7 @@ def _answer(found: dict[str, Any], dice: DiceSource | None) -> dict[str, Any]:
         out.update(odds(values, exact, name))
     if "expected_successes" in out:
         value = out["expected_successes"]
-        out.update(expected_successes=float(value), expected_successes_exact=text(value))
+        out.update(expected_successes=float(value), expected_successes_exact=fraction_text(value))
     out.update(dice=[] if dice is None else dice.dice(), seed=None if dice is None else dice.seed,
                trace=[step.as_dict() for step in found["trace"]])
     return out
@@ -69,43 +77,29 @@ def _op(name: str, schema_in: Any, schema_out: Any):
     return decorate
 
 
-@blp.route("/check", methods=["POST"])
-@_op("smotingCheck", s.CheckRequestSchema, s.CheckSchema)
-def check(body: dict) -> dict:
-    """Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll."""
-    return _run(calc.check, body)
+def _calculator(path: str, name: str, schemas: tuple[Any, Any], function: Any, summary: str) -> None:
+    """Register POST `path`: load with `schemas[0]`, answer `function`'s odds (and roll) as `schemas[1]`."""
+    def view(body: dict) -> dict:
+        return _run(function, body)
+    view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_")
+    view.__doc__ = summary
+    blp.route(path, methods=["POST"])(_op(name, *schemas)(view))
 
 
-@blp.route("/to-hit", methods=["POST"])
-@_op("smotingToHit", s.ToHitRequestSchema, s.ToHitSchema)
-def to_hit(body: dict) -> dict:
-    """The chance an attack pool lands against dodge, parry or a live defence pool."""
-    return _run(calc.hit, body)
-
-
-@blp.route("/damage", methods=["POST"])
-@_op("smotingDamage", s.DamageRequestSchema, s.DamageSchema)
-def damage(body: dict) -> dict:
-    """A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands."""
-    return _run(calc.damage, body)
-
-
-@blp.route("/attack", methods=["POST"])
-@_op("smotingAttack", s.AttackRequestSchema, s.AttackSchema)
-def attack(body: dict) -> dict:
-    """One whole attack, from the attack pool to the damage band."""
-    return _run(calc.attack, body)
-
-
-@blp.route("/injury", methods=["POST"])
-@_op("smotingInjury", s.InjuryRequestSchema, s.InjurySchema)
-def injury(body: dict) -> dict:
-    """Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow)."""
-    return _run(calc.injury, body)
+_calculator("/check", "smotingCheck", (check_schemas.CheckRequestSchema, check_schemas.CheckSchema), calc.check,
+            "Any d6 success pool: a task, an attribute roll, a zone or battle move - odds and an optional roll.")
+_calculator("/to-hit", "smotingToHit", (to_hit_schemas.ToHitRequestSchema, to_hit_schemas.ToHitSchema), calc.hit,
+            "The chance an attack pool lands against dodge, parry or a live defence pool.")
+_calculator("/damage", "smotingDamage", (damage_schemas.DamageRequestSchema, damage_schemas.DamageSchema), calc.damage,
+            "A landed blow: damage pool, block and soak, and the defeat, trauma, killing-blow and massive bands.")
+_calculator("/attack", "smotingAttack", (damage_schemas.AttackRequestSchema, damage_schemas.AttackSchema), calc.attack,
+            "One whole attack, from the attack pool to the damage band.")
+_calculator("/injury", "smotingInjury", (injury_schemas.InjuryRequestSchema, injury_schemas.InjurySchema), calc.injury,
+            "Injury location (4d6, the face shown most) and effect (1d6, +1 on a killing blow).")
 
 
 @blp.route("/combatant", methods=["POST"])
-@_op("smotingCombatant", s.CombatantRequestSchema, s.CombatantSchema)
+@_op("smotingCombatant", combatant_schemas.CombatantRequestSchema, combatant_schemas.CombatantSchema)
 def combatant(body: dict) -> dict:
     """Derived values: action dice, soak dice, thresholds, defeats to out of action, crossover."""
     found = fighter.derived(body, _options(body))
@@ -117,22 +111,22 @@ def _movement(body: dict) -> dict[str, Any]:
     needed, success = found["battle"]
     out: dict[str, Any] = {"pool": found["pool"], **odds(found["zone"], True, "zone_move"),
                            "battle_move": {"roll_needed": needed, "success": float(success)},
-                           "battle_move_exact": {"success": text(success)}, "zones_per_round": body.get("mr", 1)}
+                           "battle_move_exact": {"success": fraction_text(success)}, "zones_per_round": body.get("mr", 1)}
     for name, value in found["speeds"].items():
-        out.update({name: float(value), f"{name}_exact": text(value)})
+        out.update({name: float(value), f"{name}_exact": fraction_text(value)})
     return {**out, "trace": [step.as_dict() for step in found["trace"]]}
 
 
 @blp.route("/movement", methods=["POST"])
-@_op("smotingMovement", s.MovementRequestSchema, s.MovementSchema)
+@_op("smotingMovement", movement_schemas.MovementRequestSchema, movement_schemas.MovementSchema)
 def movement(body: dict) -> dict:
     """Zone and battle move odds for a mover, and its speed in metres and km/h."""
     return _movement(body)
 
 
 @blp.route("/movement", methods=["GET"])
-@blp.arguments(s.MovementQuerySchema, location="query")
-@blp.response(200, s.MovementSchema)
+@blp.arguments(movement_schemas.MovementQuerySchema, location="query")
+@blp.response(200, movement_schemas.MovementSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="smotingMovementQuery")
 def movement_query(query: dict) -> Response:

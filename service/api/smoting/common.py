@@ -1,14 +1,26 @@
 """Schema pieces and answer helpers shared by the smoting blueprints."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import fraction_text, probability_dict, string_or_null
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
+
+POOL = "the pool dice in order, then one face per 6 showing (breadth first)"
+
+
+def named_schema(name: str, doc: str, fields_: dict[str, fields.Field], example: dict | None = None) -> type[Schema]:
+    """A schema named for the contract, with its description and the request or response example."""
+    cls = Schema.from_dict(fields_, name=name)
+    cls.__doc__ = doc
+    cls.EXAMPLE = example  # type: ignore[attr-defined]
+    return cls
 
 
 def _option_field(name: str, spec: OptionSpec) -> fields.Field:
@@ -39,8 +51,7 @@ def options_field() -> fields.Nested:
 
 
 def odds_field(description: str, keys: str = "") -> fields.Dict:
-    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True,
-                       metadata={"description": description + (f" Keys: {keys}." if keys else "")})
+    return probability_dict(description + (f" Keys: {keys}." if keys else ""))
 
 
 def exact_field(description: str) -> fields.Dict:
@@ -52,9 +63,7 @@ def exact_field(description: str) -> fields.Dict:
 
 def chance_fields() -> dict[str, fields.Field]:
     return {"chance": JsonFloat(required=True, metadata={"description": "The headline probability."}),
-            "chance_exact": fields.String(required=True, allow_none=True,
-                                          metadata={"description": "`chance` as an exact fraction (null: "
-                                                                   "unbounded sum)."})}
+            "chance_exact": string_or_null("`chance` as an exact fraction (null: unbounded sum).")}
 
 
 def answer_fields() -> dict[str, fields.Field]:
@@ -74,15 +83,11 @@ def request_fields(roles: dict[str, str]) -> dict[str, fields.Field]:
     return {"options": options_field(), "seed": seed_field(), "rolls": calculator_rolls_field(roles)}
 
 
-def text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def odds(values: Mapping[str, Fraction], exact: bool, prefix: str) -> dict[str, Any]:
     """`<prefix>` as numbers and `<prefix>_exact` as fractions (or null)."""
     return {prefix: {k: float(v) for k, v in values.items()},
-            f"{prefix}_exact": {k: text(v) for k, v in values.items()} if exact else None}
+            f"{prefix}_exact": {k: fraction_text(v) for k, v in values.items()} if exact else None}
 
 
 def chance(value: Fraction, exact: bool) -> dict[str, Any]:
-    return {"chance": float(value), "chance_exact": text(value) if exact else None}
+    return {"chance": float(value), "chance_exact": fraction_text(value) if exact else None}

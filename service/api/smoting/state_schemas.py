@@ -4,30 +4,22 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonInteger
-from service.api.smoting.calculator_schemas import ATTRIBUTE_NAMES, GROUPS
+from service.api.fields import flag, whole
+from service.api.smoting.combatant_schemas import ATTRIBUTE_NAMES, GROUPS
 from service.api.smoting.common import SmotingOptionsSchema
 
 ID = validate.Length(1, 64)
 
 
-def _int(low: int, high: int, text: str, **kw) -> fields.Integer:
-    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text}, **kw)
-
-
-def _bool(text: str) -> fields.Boolean:
-    return JsonBoolean(metadata={"description": text})
-
-
 def _levels(name: str, keys: tuple[str, ...], low: int, high: int, text: str) -> type[Schema]:
-    cls = Schema.from_dict({k: _int(low, high, f"{k} ({text}).") for k in keys}, name=name)
+    cls = Schema.from_dict({k: whole(low, high, f"{k} ({text}).") for k in keys}, name=name)
     cls.__doc__ = f"{text.capitalize()}: any subset; a missing key is 0."
     return cls
 
 
 AttributeLevelsSchema = _levels("AttributeLevelsSchema", ATTRIBUTE_NAMES, -3, 6, "extra dice per attribute")
 XposuresSchema = _levels("XposuresSchema", ("attack", "parry", "dodge", "block"), 0, 12, "skill pools in dice")
-FlagsSchema = Schema.from_dict({k: _bool(f"{k}.") for k in ("running", "stunned", "prone", "panicked", "crushed",
+FlagsSchema = Schema.from_dict({k: flag(f"{k}.", None) for k in ("running", "stunned", "prone", "panicked", "crushed",
                                                             "ooa", "kia")}, name="FlagsSchema")
 FlagsSchema.__doc__ = "Conditions (missing ones are false)."
 
@@ -35,17 +27,17 @@ FlagsSchema.__doc__ = "Conditions (missing ones are false)."
 class WeaponSchema(Schema):
     """The weapon (defaults: 4 damage dice, speed 4, medium, melee)."""
 
-    damage_dice = _int(0, 30, "Damage dice.")
-    speed = _int(1, 12, "Weapon speed: the die value an attack costs.")
+    damage_dice = whole(0, 30, "Damage dice.")
+    speed = whole(1, 12, "Weapon speed: the die value an attack costs.")
     size = fields.String(validate=validate.OneOf(["small", "medium", "large"]), metadata={"description": "Size."})
-    reach = _bool("A reach weapon attacks from StandAlone.")
+    reach = flag("A reach weapon attacks from StandAlone.", None)
     kind = fields.String(validate=validate.OneOf(["melee", "thrown", "fired"]), metadata={"description": "Kind."})
 
 
 class ShieldSchema(Schema):
     """A shield."""
 
-    block_factor = _int(0, 6, "Extra damage dice removed by a block.")
+    block_factor = whole(0, 6, "Extra damage dice removed by a block.")
 
 
 class DefencePoolSchema(Schema):
@@ -53,7 +45,7 @@ class DefencePoolSchema(Schema):
 
     type = fields.String(required=True, validate=validate.OneOf(["dodge", "parry", "block"]),
                          metadata={"description": "Its defence."})
-    successes = _int(0, 60, "Successes left.", required=True)
+    successes = whole(0, 60, "Successes left.", required=True)
 
 
 class CombatantSchema(Schema):
@@ -62,25 +54,25 @@ class CombatantSchema(Schema):
     id = fields.String(required=True, validate=ID, metadata={"description": "Unique id."})
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Side name."})
     name = fields.String(validate=ID, metadata={"description": "Display name (simulations use it as id)."})
-    pc = _bool("A player character (wins countdown ties against NPCs).")
-    heroic = _bool("Heroic: soaks, falls to -3 ranks.")
-    physical_rank = _int(1, 9, "Starting real physical rank.", required=True)
-    mental_rank = _int(1, 9, "Starting real mental rank.", required=True)
-    bonus_physical = _int(0, 9, "Bonus physical ranks.")
-    bonus_mental = _int(0, 9, "Bonus mental ranks.")
-    lost_physical = _int(0, 30, "Physical ranks marked lost.")
-    lost_mental = _int(0, 30, "Mental ranks marked lost.")
-    crossover_physical = _int(0, 30, "Direct physical losses toward the next crossover.")
-    crossover_mental = _int(0, 30, "Direct mental losses toward the next crossover.")
-    burn_each_round = _int(0, 30, "Action dice burned at every round start (injuries).")
+    pc = flag("A player character (wins countdown ties against NPCs).", None)
+    heroic = flag("Heroic: soaks, falls to -3 ranks.", None)
+    physical_rank = whole(1, 9, "Starting real physical rank.", required=True)
+    mental_rank = whole(1, 9, "Starting real mental rank.", required=True)
+    bonus_physical = whole(0, 9, "Bonus physical ranks.")
+    bonus_mental = whole(0, 9, "Bonus mental ranks.")
+    lost_physical = whole(0, 30, "Physical ranks marked lost.")
+    lost_mental = whole(0, 30, "Mental ranks marked lost.")
+    crossover_physical = whole(0, 30, "Direct physical losses toward the next crossover.")
+    crossover_mental = whole(0, 30, "Direct mental losses toward the next crossover.")
+    burn_each_round = whole(0, 30, "Action dice burned at every round start (injuries).")
     attributes = fields.Nested(AttributeLevelsSchema, metadata={"description": "Attribute levels."})
     xposures = fields.Nested(XposuresSchema, metadata={"description": "Skill pools (attack >= 1 to attack)."})
     weapon = fields.Nested(WeaponSchema, metadata={"description": "The weapon."})
-    armor_resist = _int(0, 6, "Damage dice removed.")
+    armor_resist = whole(0, 6, "Damage dice removed.")
     shield = fields.Nested(ShieldSchema, allow_none=True, metadata={"description": "The shield, or null."})
-    action_dice_modifier = _int(-8, 8, "Added to the base action dice.")
-    movement_dice = _int(0, 12, "Movement dice before AGL.")
-    mr = _int(0, 10, "Zones a round.")
+    action_dice_modifier = whole(-8, 8, "Added to the base action dice.")
+    movement_dice = whole(0, 12, "Movement dice before AGL.")
+    mr = whole(0, 10, "Zones a round.")
     group = fields.String(validate=validate.OneOf(GROUPS), metadata={"description": "Mob, crowd, horde, ..."})
     zone = fields.String(validate=ID, allow_none=True, metadata={"description": "Zone id."})
     status = fields.String(validate=validate.OneOf(["alone", "in_contact", "in_close", "boundary"]),
@@ -88,7 +80,7 @@ class CombatantSchema(Schema):
     engaged_with = fields.List(fields.String(validate=ID), validate=validate.Length(max=200),
                                metadata={"description": "Members of its InContact group."})
     flags = fields.Nested(FlagsSchema, metadata={"description": "Conditions."})
-    held_die = _int(2, 6, "A held action's die carried from the last round.", allow_none=True)
+    held_die = whole(2, 6, "A held action's die carried from the last round.", allow_none=True)
     defence_pool = fields.Nested(DefencePoolSchema, allow_none=True, metadata={"description": "A live pool."})
 
 
@@ -124,7 +116,7 @@ class BottleneckSchema(Schema):
     """A bottleneck on the boundary to another zone."""
 
     to = fields.String(required=True, validate=ID, metadata={"description": "The neighbouring zone."})
-    capacity = _int(0, 100, "Creatures that may pass a round.", required=True)
+    capacity = whole(0, 100, "Creatures that may pass a round.", required=True)
 
 
 class ZoneSchema(Schema):
@@ -157,7 +149,7 @@ class StateSchema(Schema):
     """A smoting round state (smoting.md section 12.8)."""
 
     ruleset = fields.String(validate=validate.Equal("smoting"), metadata={"description": "\"smoting\"."})
-    round = _int(0, 10**6, "Rounds resolved so far.")
+    round = whole(0, 10**6, "Rounds resolved so far.")
     options = fields.Nested(SmotingOptionsSchema, metadata={"description": "Rule options."})
     surprise = _surprise()
     zones = _zones()

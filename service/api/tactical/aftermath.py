@@ -8,12 +8,22 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.fields import fraction_text
 from service.api.tactical.aftermath_schemas import (
-    AfterBattleRequestSchema, AfterBattleSchema, CatchRequestSchema, CatchSchema, HealingRequestSchema,
-    HealingSchema, MortalWoundRequestSchema, MortalWoundSchema, SurpriseCheckRequestSchema, SurpriseCheckSchema,
-    TaskRequestSchema, TaskSchema,
+    AfterBattleRequestSchema,
+    AfterBattleSchema,
+    CatchRequestSchema,
+    CatchSchema,
+    HealingRequestSchema,
+    HealingSchema,
+    MortalWoundRequestSchema,
+    MortalWoundSchema,
+    SurpriseCheckRequestSchema,
+    SurpriseCheckSchema,
+    TaskRequestSchema,
+    TaskSchema,
 )
-from service.api.tactical.maneuvers import chance_of, fraction_text
+from service.api.tactical.maneuvers import chance_of
 from service.rules.errors import RulesError
 from service.rules.rounding import exact
 from service.rules.tactical import aftermath, falling, surprise, tasks, wounds

@@ -3,9 +3,15 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import bounded
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
-from service.api.tactical.maneuvers_schemas import _chance, _exact, _int, _out_int, progression_field, \
-    task_resolution_field
+from service.api.tactical.maneuver_fields import (
+    answer_chance,
+    answer_exact,
+    answer_int,
+    progression_field,
+    task_resolution_field,
+)
 from service.api.tactical.to_hit_schemas import SCORE
 
 SMALL = validate.Range(0, 1_000)
@@ -25,10 +31,10 @@ class TaskRequestSchema(Schema):
     doff = JsonBoolean(load_default=False, metadata={"description": "kind action: taking clothing or armor off."})
     items = JsonInteger(validate=validate.Range(0, 1_000), metadata={"description": "rummage: objects in the "
                                                                                     "container."})
-    mph = _int("rummage: speed while rummaging (added to the DV).", 0, validate.Range(0, 1_000))
+    mph = bounded(validate.Range(0, 1_000), "rummage: speed while rummaging (added to the DV).", 0)
     tier_str = JsonInteger(validate=SMALL, metadata={"description": "untie: STR of whoever tied the knot."})
-    tier_trade_sl = _int("untie: the tier's Huntsman/Woodsman/Guide/Mariner SL.", 0, SMALL)
-    untier_crd_mod = _int("untie: the untier's CRD attribute modifier.", 0)
+    tier_trade_sl = bounded(SMALL, "untie: the tier's Huntsman/Woodsman/Guide/Mariner SL.", 0)
+    untier_crd_mod = bounded(SCORE, "untie: the untier's CRD attribute modifier.", 0)
     untier_str = JsonInteger(validate=SMALL, metadata={"description": "untie: the untier's STR."})
     bow_str = JsonInteger(validate=SMALL, metadata={"description": "string-bow: the bow's STR rating."})
     strength = JsonInteger(validate=SMALL, metadata={"description": "string-bow: the character's STR."})
@@ -52,23 +58,23 @@ class TaskSchema(Schema):
     actions = JsonFloat(required=True, metadata={"description": "Actions (CS) it takes; per try when per_attempt."})
     actions_exact = fields.String(required=True, metadata={"description": "Exact fraction of actions."})
     check = fields.String(required=True, allow_none=True, metadata={"description": "CRD or STR; null: no check."})
-    dv = _out_int("DV of the check, or null.", nullable=True)
+    dv = answer_int("DV of the check, or null.", nullable=True)
     per_attempt = JsonBoolean(required=True, metadata={"description": "True when a failed check can be tried again, "
                                                                       "each try taking `actions`."})
-    chance = _chance("Percent chance of the check (with av).")
-    chance_exact = _exact()
+    chance = answer_chance("Percent chance of the check (with av).")
+    chance_exact = answer_exact()
     trace = trace_field()
 
 
 class CatcherSchema(Schema):
     """Whoever tries to catch a falling object."""
 
-    modified_sta = _int("Modified STA.", bounds=validate.Range(0, 1_000))
-    str_mod = _int("STR attribute modifier.", bounds=validate.Range(-100, 100))
-    crd_mod = _int("CRD attribute modifier.", bounds=validate.Range(-100, 100))
-    armor_dr = _int("Armor DR worn.", 0, validate.Range(0, 1_000))
-    cnd = _int("CND score (wound threshold).", bounds=validate.Range(0, 1_000))
-    wounds = _int("Wounds already taken.", 0, validate.Range(0, 11))
+    modified_sta = bounded(validate.Range(0, 1_000), "Modified STA.")
+    str_mod = bounded(validate.Range(-100, 100), "STR attribute modifier.")
+    crd_mod = bounded(validate.Range(-100, 100), "CRD attribute modifier.")
+    armor_dr = bounded(validate.Range(0, 1_000), "Armor DR worn.", 0)
+    cnd = bounded(validate.Range(0, 1_000), "CND score (wound threshold).")
+    wounds = bounded(validate.Range(0, 11), "Wounds already taken.", 0)
     crd_av = JsonInteger(validate=SCORE, metadata={"description": "CRD AV for the catch, for its chance."})
 
 
@@ -86,16 +92,16 @@ class CatchRequestSchema(Schema):
 class CatchSchema(Schema):
     """The catch DV and chance, and what the impact does to the catcher."""
 
-    pulses = _out_int("Pulses of movement to reach the point of impact (0: adjacent only).")
-    catch_dv = _out_int("DV of the CRD check to catch it (F34).")
-    catch_chance = _chance("Percent chance to catch it (with crd_av).")
-    catch_chance_exact = _exact()
-    impact_pot = _out_int("POT of the impact (F34).")
-    capacity = _out_int("What the catcher absorbs: mSTA + STR mod + CRD mod + armor DR (F35).")
-    excess_pot = _out_int("POT left to wound him.")
+    pulses = answer_int("Pulses of movement to reach the point of impact (0: adjacent only).")
+    catch_dv = answer_int("DV of the CRD check to catch it (F34).")
+    catch_chance = answer_chance("Percent chance to catch it (with crd_av).")
+    catch_chance_exact = answer_exact()
+    impact_pot = answer_int("POT of the impact (F34).")
+    capacity = answer_int("What the catcher absorbs: mSTA + STR mod + CRD mod + armor DR (F35).")
+    excess_pot = answer_int("POT left to wound him.")
     wound_threshold = JsonFloat(required=True, metadata={"description": "(mSTA + CND)/8 (F23)."})
-    wounds = _out_int("Wounds the excess gives (F24).")
-    total_wounds = _out_int("Wounds after the catch.")
+    wounds = answer_int("Wounds the excess gives (F24).")
+    total_wounds = answer_int("Wounds after the catch.")
     level = fields.String(required=True, metadata={"description": "Level of Wounding after the catch."})
     trace = trace_field()
 
@@ -107,9 +113,9 @@ class SurpriseCheckRequestSchema(Schema):
                                                                  "concealed-trap", "glamourie-trap"]),
                          metadata={"description": "What springs it: contested for ambush, ruse and glamourie; a "
                                                   "simple roll for mechanical and concealed traps."})
-    target_av = _int("The target's Perception (or AWA) AV.")
-    spirit_sl = _int("A magic user's highest Spirit Skill SL, added to his AV.", 0, SMALL)
-    wait_and_see_sl = _int("Trade SL of a PC who voiced suspicion (A33), added to his AV.", 0, SMALL)
+    target_av = bounded(SCORE, "The target's Perception (or AWA) AV.")
+    spirit_sl = bounded(SMALL, "A magic user's highest Spirit Skill SL, added to his AV.", 0)
+    wait_and_see_sl = bounded(SMALL, "Trade SL of a PC who voiced suspicion (A33), added to his AV.", 0)
     dv = JsonInteger(validate=SCORE, metadata={"description": "The check's DV (F7, or the trap's); concealed-trap "
                                                               "may give craft_av instead."})
     craft_av = JsonInteger(validate=SCORE, metadata={"description": "concealed-trap: the craftsman's craft AV, "
@@ -132,9 +138,9 @@ SurpriseOddsExactSchema.__doc__ = "Chance of each outcome of the target's Surpri
 class SurpriseCheckSchema(Schema):
     """The target's AV, DV and chance, and the odds of each Surprise outcome."""
 
-    target_av = _out_int("AV with the magic and wait-and-see bonuses.")
-    dv = _out_int("The DV the target checks against.")
-    target_chance = _out_int("The target's percent chance.")
+    target_av = answer_int("AV with the magic and wait-and-see bonuses.")
+    dv = answer_int("The DV the target checks against.")
+    target_chance = answer_int("The target's percent chance.")
     probabilities = fields.Nested(SurpriseOddsSchema, required=True, metadata={"description": "Outcomes."})
     probabilities_exact = fields.Nested(SurpriseOddsExactSchema, required=True, metadata={"description": "Exact."})
     expected_duration_cs = JsonFloat(required=True, metadata={"description": "Expected CS of stun."})
@@ -145,12 +151,12 @@ class SurpriseCheckSchema(Schema):
 class MortalWoundRequestSchema(Schema):
     """A Mortally wounded character moving unaided, and the 10th-wound checks (F45, A27)."""
 
-    wounds = _int("Wounds taken (7 or more: Mortal).", bounds=validate.Range(7, 10))
+    wounds = bounded(validate.Range(7, 10), "Wounds taken (7 or more: Mortal).")
     feet = JsonFloat(load_default=0, allow_nan=False, validate=validate.Range(0, 100_000),
                      metadata={"description": "Feet moved alone."})
-    str_mod = _int("STR attribute modifier.", bounds=validate.Range(-100, 100))
-    cnd_mod = _int("CND attribute modifier.", bounds=validate.Range(-100, 100))
-    cnd = _int("CND score: minutes left to live after the 10th wound.", bounds=validate.Range(0, 1_000))
+    str_mod = bounded(validate.Range(-100, 100), "STR attribute modifier.")
+    cnd_mod = bounded(validate.Range(-100, 100), "CND attribute modifier.")
+    cnd = bounded(validate.Range(0, 1_000), "CND score: minutes left to live after the 10th wound.")
     p_res_av = JsonInteger(validate=SCORE, metadata={"description": "P-RES AV, for the chance of the checks vs 55."})
     task_resolution = task_resolution_field()
 
@@ -158,32 +164,32 @@ class MortalWoundRequestSchema(Schema):
 class MortalWoundSchema(Schema):
     """Wounds added by moving, the new total and what the 10th wound asks."""
 
-    feet_per_wound = _out_int("Feet per added wound (STR mod + CND mod, at least 1).")
-    added_wounds = _out_int("Wounds the move added (F45).")
-    total_wounds = _out_int("Wounds after the move.")
+    feet_per_wound = answer_int("Feet per added wound (STR mod + CND mod, at least 1).")
+    added_wounds = answer_int("Wounds the move added (F45).")
+    total_wounds = answer_int("Wounds after the move.")
     level = fields.String(required=True, metadata={"description": "Level of Wounding."})
     status = fields.String(required=True, metadata={"description": "alive, collapsed (10th) or dead (11th+)."})
-    death_check_dv = _out_int("P-RES DV at the 10th wound (null before it or once dead).", nullable=True)
-    survive_chance = _chance("Percent chance to pass that check (with p_res_av).")
-    survive_chance_exact = _exact()
-    minutes_to_live = _out_int("Minutes of life after surviving the 10th wound, without a healer.", nullable=True)
+    death_check_dv = answer_int("P-RES DV at the 10th wound (null before it or once dead).", nullable=True)
+    survive_chance = answer_chance("Percent chance to pass that check (with p_res_av).")
+    survive_chance_exact = answer_exact()
+    minutes_to_live = answer_int("Minutes of life after surviving the 10th wound, without a healer.", nullable=True)
     trace = trace_field()
 
 
 class AfterBattleRequestSchema(Schema):
     """STR and wounds once the fighting ends (A28)."""
 
-    strength = _int("STR score.", bounds=validate.Range(0, 1_000))
-    wounds = _int("Wounds taken.", bounds=validate.Range(0, 10))
+    strength = bounded(validate.Range(0, 1_000), "STR score.")
+    wounds = bounded(validate.Range(0, 10), "Wounds taken.")
 
 
 class AfterBattleSchema(Schema):
     """STR once the adrenaline is gone, and the END recovery multiplier."""
 
     level = fields.String(required=True, metadata={"description": "Level of Wounding."})
-    level_number = _out_int("1 Light .. 4 Mortal (0: unwounded).")
-    strength = _out_int("Effective STR after the battle: STR x (1 - level/4), half up.")
-    end_recovery_factor = _out_int("END recovery takes this many times as long (2^level).")
+    level_number = answer_int("1 Light .. 4 Mortal (0: unwounded).")
+    strength = answer_int("Effective STR after the battle: STR x (1 - level/4), half up.")
+    end_recovery_factor = answer_int("END recovery takes this many times as long (2^level).")
     trace = trace_field()
 
 
@@ -193,8 +199,8 @@ class HealingRequestSchema(Schema):
     wounds = JsonInteger(validate=validate.Range(0, 10), metadata={"description": "Wounds to heal (or damage)."})
     damage = JsonInteger(validate=validate.Range(0, 10_000),
                          metadata={"description": "Body Point option: points of damage to heal (instead of wounds)."})
-    healer_sl = _int("The healer's trade SL (1 week or day less per 4).", 0, SMALL)
-    cnd_mod = _int("Body Point option: the patient's CND attribute modifier.", 0, validate.Range(-100, 100))
+    healer_sl = bounded(SMALL, "The healer's trade SL (1 week or day less per 4).", 0)
+    cnd_mod = bounded(validate.Range(-100, 100), "Body Point option: the patient's CND attribute modifier.", 0)
 
 
 class HealingSchema(Schema):
@@ -202,7 +208,7 @@ class HealingSchema(Schema):
 
     schedule_days = fields.List(JsonInteger(), required=True,
                                 metadata={"description": "Days for each wound (point) in turn, worst first."})
-    total_days = _out_int("Days until every wound (point) is healed.")
+    total_days = answer_int("Days until every wound (point) is healed.")
     bed_rest = JsonBoolean(required=True, metadata={"description": "Worse than Light: bed rest and a healer."})
     needs_skilled_healer = JsonBoolean(required=True, metadata={"description": "Mortal wounds need one."})
     heals = JsonBoolean(required=True, metadata={"description": "False when Mortal wounds have no healer."})

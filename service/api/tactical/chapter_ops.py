@@ -2,17 +2,20 @@
 from __future__ import annotations
 
 from service.api.tactical import aftermath, maneuvers
-from service.api.tactical import aftermath_schemas as af, maneuvers_schemas as mn
+from service.api.tactical import aftermath_schemas as af
+from service.api.tactical import melee_maneuver_schemas as melee
+from service.api.tactical import missile_maneuver_schemas as missile
+from service.api.tactical import spacing_schemas as spacing
 
 CHAPTER_OPS = {
-    "combination": (mn.CombinationRequestSchema, maneuvers.post_combination, mn.CombinationSchema),
-    "body-check": (mn.BodyCheckRequestSchema, maneuvers.post_body_check, mn.BodyCheckSchema),
-    "intimidation": (mn.IntimidationRequestSchema, maneuvers.post_intimidation, mn.IntimidationSchema),
-    "stray-fire": (mn.StrayFireRequestSchema, maneuvers.post_stray_fire, mn.StrayFireSchema),
-    "missile-flight": (mn.MissileFlightRequestSchema, maneuvers.post_missile_flight, mn.MissileFlightSchema),
-    "knock-back": (mn.KnockBackRequestSchema, maneuvers.post_knock_back, mn.KnockBackSchema),
-    "melee-spacing": (mn.MeleeSpacingRequestSchema, maneuvers.post_melee_spacing, mn.MeleeSpacingSchema),
-    "dodge": (mn.DodgeRequestSchema, maneuvers.post_dodge, mn.DodgeSchema),
+    "combination": (melee.CombinationRequestSchema, maneuvers.post_combination, melee.CombinationSchema),
+    "body-check": (melee.BodyCheckRequestSchema, maneuvers.post_body_check, melee.BodyCheckSchema),
+    "intimidation": (melee.IntimidationRequestSchema, maneuvers.post_intimidation, melee.IntimidationSchema),
+    "stray-fire": (missile.StrayFireRequestSchema, maneuvers.post_stray_fire, missile.StrayFireSchema),
+    "missile-flight": (missile.MissileFlightRequestSchema, maneuvers.post_missile_flight, missile.MissileFlightSchema),
+    "knock-back": (spacing.KnockBackRequestSchema, maneuvers.post_knock_back, spacing.KnockBackSchema),
+    "melee-spacing": (spacing.MeleeSpacingRequestSchema, maneuvers.post_melee_spacing, spacing.MeleeSpacingSchema),
+    "dodge": (spacing.DodgeRequestSchema, maneuvers.post_dodge, spacing.DodgeSchema),
     "task": (af.TaskRequestSchema, aftermath.post_task, af.TaskSchema),
     "catch": (af.CatchRequestSchema, aftermath.post_catch, af.CatchSchema),
     "surprise-check": (af.SurpriseCheckRequestSchema, aftermath.post_surprise_check, af.SurpriseCheckSchema),

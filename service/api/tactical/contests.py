@@ -5,11 +5,16 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.fields import fraction_text
 from service.api.tactical import request_examples as examples
-
-from service.api.tactical.contests_schemas import (ContestRequestSchema, ContestSchema,
-                                                   InitiativeRequestSchema, InitiativeSchema,
-                                                   SurpriseRequestSchema, SurpriseSchema)
+from service.api.tactical.contests_schemas import (
+    ContestRequestSchema,
+    ContestSchema,
+    InitiativeRequestSchema,
+    InitiativeSchema,
+    SurpriseRequestSchema,
+    SurpriseSchema,
+)
 from service.rules.dice import seeded
 from service.rules.tactical import contest as contests
 from service.rules.tactical import initiative as init
@@ -69,16 +74,12 @@ def contest(body: dict) -> dict:
             "trace": [_odds_step(a, b), *(s.as_dict() for s in rolled.trace)]}
 
 
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 def _odds(name: str, odds: dict[Any, Fraction] | None) -> dict[str, Any]:
     if odds is None:
         return {name: None, f"{name}_exact": None}
     keys = {str(k): str(k).replace("both-fail", "both_fail") for k in odds}
     return {name: {keys[str(k)]: float(v) for k, v in odds.items()},
-            f"{name}_exact": {keys[str(k)]: _exact(v) for k, v in odds.items()}}
+            f"{name}_exact": {keys[str(k)]: fraction_text(v) for k, v in odds.items()}}
 
 
 def _steps(result: Any) -> list[dict]:
@@ -105,7 +106,7 @@ def _surprise_body(r: surp.SurpriseResult) -> dict:
             "margins": {"aggressor": a.margin if a else None, "target": r.target.margin},
             **_odds("probabilities", r.probabilities),
             "expected_duration_cs": float(r.expected_duration_cs),
-            "expected_duration_cs_exact": _exact(r.expected_duration_cs),
+            "expected_duration_cs_exact": fraction_text(r.expected_duration_cs),
             "recovery": None if r.recovery is None else {
                 "hrt_check_dv": r.recovery.hrt_check_dv,
                 "stunned_cs_if_failed": r.recovery.stunned_cs_if_failed,

@@ -15,10 +15,6 @@ EDGES = ("blunt", "edged", "pointed")
 STAT = validate.Range(0, 500)
 
 
-def _int(**kw: Any) -> fields.Integer:
-    return JsonInteger(**kw)
-
-
 def _mph(**kw: Any) -> fields.Float:
     return JsonFloat(allow_nan=False, validate=validate.Range(0, 200), **kw)
 
@@ -37,15 +33,15 @@ class WeightClassField(fields.Field):
 class BlowAttackerSchema(Schema):
     """Who strikes: the numbers the POT of his blow comes from."""
 
-    strength = _int(required=True, validate=STAT,
+    strength = JsonInteger(required=True, validate=STAT,
                     metadata={"description": "STR: the base of the blow's POT."})
-    modified_sta = _int(required=True, validate=STAT,
+    modified_sta = JsonInteger(required=True, validate=STAT,
                         metadata={"description": "Modified STA (size): scales the POT."})
-    coordination = _int(load_default=None, validate=STAT, metadata={"description": "Needed for a slash."})
+    coordination = JsonInteger(load_default=None, validate=STAT, metadata={"description": "Needed for a slash."})
     charge_mph = _mph(load_default=0.0, metadata={"description": "Charge speed: added to melee blows, left "
                                                                  "out "
                                                                "(with a trace step) for hurled and missile ones."})
-    wounds = _int(load_default=0, validate=validate.Range(0, 50),
+    wounds = JsonInteger(load_default=0, validate=validate.Range(0, 50),
                   metadata={"description": "The attacker's wounds: Grievous halves STR, Mortal quarters it."})
 
 
@@ -55,7 +51,7 @@ class BlowWeaponSchema(Schema):
     grip = fields.String(required=True, validate=validate.OneOf(GRIPS),
                          metadata={"description": "one-handed, hand-and-a-half, two-handed, hurled, bow, "
                                                   "crossbow or brawling."})
-    size = _int(load_default=None, validate=validate.Range(0, 20),
+    size = JsonInteger(load_default=None, validate=validate.Range(0, 20),
                 metadata={"description": "Table 6-5 size (0..20; 0..13 for the DM table); a bow's size."})
     weight_class = WeightClassField(load_default=None, metadata={"description": "Weight class from table 6-5 "
                                                                                 "(a name or 0-5).", "oneOf": [
@@ -63,9 +59,9 @@ class BlowWeaponSchema(Schema):
         {"type": "null"}]})
     edge = fields.String(load_default="blunt", validate=validate.OneOf(EDGES),
                          metadata={"description": "blunt, edged or pointed."})
-    arrowhead_db = _int(load_default=0, validate=validate.Range(0, 100),
+    arrowhead_db = JsonInteger(load_default=0, validate=validate.Range(0, 100),
                         metadata={"description": "Damage bonus of the arrowhead (missiles)."})
-    fixed_pot = _int(load_default=None, validate=validate.Range(0, 1000),
+    fixed_pot = JsonInteger(load_default=None, validate=validate.Range(0, 1000),
                      metadata={"description": "A crossbow's fixed POT."})
     dm = JsonFloat(load_default=None, allow_nan=False, validate=validate.Range(0, 10),
                       metadata={"description": "Overrides the DM table under Body Points (0 allowed)."})
@@ -79,9 +75,9 @@ class ArmorLayerSchema(Schema):
     type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES),
                          metadata={"description": "Armor type from the catalog (`GET "
                                                   "/v1/rulesets/tactical/tables/armor-dr`)."})
-    dr = _int(load_default=None, validate=validate.Range(0, 40),
+    dr = JsonInteger(load_default=None, validate=validate.Range(0, 40),
               metadata={"description": "Effective DR now; below the left number it sets durability."})
-    durability = _int(load_default=None, validate=validate.Range(0, 40),
+    durability = JsonInteger(load_default=None, validate=validate.Range(0, 40),
                       metadata={"description": "The right-hand number, which takes the wear."})
     proof = JsonBoolean(load_default=False, metadata={"description": "Proof armor: bodkins and heavy bolts "
                                                                      "do not pierce it."})
@@ -90,16 +86,16 @@ class ArmorLayerSchema(Schema):
 class BlowTargetSchema(Schema):
     """Who is struck: size, condition, pain resistance and armor."""
 
-    modified_sta = _int(required=True, validate=STAT,
+    modified_sta = JsonInteger(required=True, validate=STAT,
                         metadata={"description": "Modified STA (size): resists knock-back."})
-    condition = _int(required=True, validate=STAT, metadata={"description": "CND: sets the wound threshold."})
-    pain_resistance = _int(required=True, validate=STAT,
+    condition = JsonInteger(required=True, validate=STAT, metadata={"description": "CND: sets the wound threshold."})
+    pain_resistance = JsonInteger(required=True, validate=STAT,
                            metadata={"description": "P-RES: resists stun by pain."})
     armor = fields.List(fields.Nested(ArmorLayerSchema), load_default=list, validate=validate.Length(max=10),
                         metadata={"description": "Worn layers, outermost first."})
-    clothing_layers = _int(load_default=0, validate=validate.Range(0, 20),
+    clothing_layers = JsonInteger(load_default=0, validate=validate.Range(0, 20),
                            metadata={"description": "Layers of clothing under the armor."})
-    wounds = _int(load_default=0, validate=validate.Range(0, 50),
+    wounds = JsonInteger(load_default=0, validate=validate.Range(0, 50),
                   metadata={"description": "Wounds taken before this blow."})
     moving_mph = _mph(load_default=0.0, metadata={"description": "For an Opportunity hit on a moving foe."})
     barrier_feet = JsonFloat(load_default=None, allow_nan=False, validate=validate.Range(0, 1000),
@@ -108,11 +104,11 @@ class BlowTargetSchema(Schema):
     range_band = fields.String(load_default="short", validate=validate.OneOf(RANGE_BANDS),
                                metadata={"description": "Range band of a missile hit (its POT falls with "
                                                         "range)."})
-    body_points = _int(load_default=None, validate=validate.Range(1, 100000),
+    body_points = JsonInteger(load_default=None, validate=validate.Range(1, 100000),
                        metadata={"description": "Total Body Points (with options.body_points): the level "
                                                 "then "
                                                 "follows the share of BP lost (A50)."})
-    damage_taken = _int(load_default=0, validate=validate.Range(0, 100000),
+    damage_taken = JsonInteger(load_default=0, validate=validate.Range(0, 100000),
                         metadata={"description": "BP already lost before this blow."})
 
 
@@ -207,11 +203,11 @@ class DamageResultSchema(Schema):
 class WearStrikeSchema(Schema):
     """One strike on the armor."""
 
-    db = _int(required=True, validate=validate.Range(0, 1000),
+    db = JsonInteger(required=True, validate=validate.Range(0, 1000),
               metadata={"description": "The weapon's DB (or DM bonus under Body Points): the wear."})
     attack = fields.String(load_default="common", validate=validate.OneOf(ATTACKS),
                            metadata={"description": "Attack type (a slash wears differently)."})
-    pot = _int(load_default=None, validate=validate.Range(0, 10000),
+    pot = JsonInteger(load_default=None, validate=validate.Range(0, 10000),
                metadata={"description": "Needed for a slash."})
 
 

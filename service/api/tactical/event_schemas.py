@@ -122,6 +122,25 @@ class BlowEventSchema(EventBaseSchema):
     trace = _trace()
 
 
+class BodyCheckEventSchema(EventBaseSchema):
+    """A body check, side-swipe or tackle: the contested roll (F39) and who was bounced how far (F40)."""
+
+    attacker = _text("Combatant id who made it.")
+    defender = _text("Combatant id it was made on.")
+    maneuver = _text("body-check, side-swipe or tackle.")
+    defence = _text("How the target met it: stand or dodge.")
+    av = _int("The attacker's value after the conditions (F39).")
+    dv = _int("The target's value: his own F39 sum, or Dodge + the mSTA bonus.")
+    attacker_chance = _int("The attacker's percent chance (TRT(AV, DV)).")
+    defender_chance = _int("The target's percent chance (TRT(DV, AV)).")
+    outcome = _text("defender-bounced, attacker-bounced, dodged, borne-down (a tackle won) or both-stop.")
+    bounced = fields.String(required=True, allow_none=True,
+                            metadata={"description": "Id of the combatant bounced off (null: nobody)."})
+    bounce_feet = _int("Feet he was bounced (F40).")
+    dice = _dice()
+    trace = _trace()
+
+
 class CheckEventSchema(EventBaseSchema):
     """A simple d100 check a combatant made (footing, P-RES, HRT, recovery)."""
 
@@ -167,6 +186,7 @@ class SegmentEndedEventSchema(EventBaseSchema):
 
 EVENT_SCHEMAS = {"segment-began": SegmentBeganEventSchema, "surprise": SurpriseEventSchema,
                  "initiative": InitiativeEventSchema, "declared": DeclaredEventSchema, "moved": MovedEventSchema,
-                 "attack": AttackEventSchema, "blow": BlowEventSchema, "check": CheckEventSchema,
+                 "attack": AttackEventSchema, "blow": BlowEventSchema, "body-check": BodyCheckEventSchema,
+                 "check": CheckEventSchema,
                  "status": StatusEventSchema, "task": TaskEventSchema, "action-lost": ActionLostEventSchema,
                  "segment-ended": SegmentEndedEventSchema}

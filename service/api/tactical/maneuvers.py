@@ -6,14 +6,39 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.blueprint import Blueprint
-from service.api.tactical.maneuvers_schemas import (
-    BodyCheckRequestSchema, BodyCheckSchema, CombinationRequestSchema, CombinationSchema, DodgeRequestSchema,
-    DodgeSchema, IntimidationRequestSchema, IntimidationSchema, KnockBackRequestSchema, KnockBackSchema,
-    MeleeSpacingRequestSchema, MeleeSpacingSchema, MissileFlightRequestSchema, MissileFlightSchema,
-    StrayFireRequestSchema, StrayFireSchema,
+from service.api.fields import fraction_text
+from service.api.tactical.melee_maneuver_schemas import (
+    BodyCheckRequestSchema,
+    BodyCheckSchema,
+    CombinationRequestSchema,
+    CombinationSchema,
+    IntimidationRequestSchema,
+    IntimidationSchema,
+)
+from service.api.tactical.missile_maneuver_schemas import (
+    MissileFlightRequestSchema,
+    MissileFlightSchema,
+    StrayFireRequestSchema,
+    StrayFireSchema,
+)
+from service.api.tactical.spacing_schemas import (
+    DodgeRequestSchema,
+    DodgeSchema,
+    KnockBackRequestSchema,
+    KnockBackSchema,
+    MeleeSpacingRequestSchema,
+    MeleeSpacingSchema,
 )
 from service.rules.rounding import exact
-from service.rules.tactical import body_check, combination, dodge, intimidation, missile_flight, spacing, stray_fire
+from service.rules.tactical import (
+    body_check,
+    combination,
+    dodge,
+    intimidation,
+    missile_flight,
+    spacing,
+    stray_fire,
+)
 from service.rules.tactical.contest import contest_probabilities
 from service.rules.tactical.potence import knock_back
 from service.rules.tactical.task_resolution import chance as trt_chance
@@ -22,11 +47,6 @@ from service.rules.trace import Step
 blp = Blueprint("tactical-maneuvers", __name__,
                 description="Combinations, body checks and tackles, intimidation, stray fire, missile flight, "
                             "knock-back into barriers, melee spacing and repeated dodges (seed 000).")
-
-
-def fraction_text(value: Fraction) -> str:
-    """An exact probability as the conventions write it: "n/d", always with the slash."""
-    return f"{value.numerator}/{value.denominator}"
 
 
 def chance_of(av: int, dv: int, task_resolution: dict[str, Any]) -> int:

@@ -23,6 +23,11 @@ class OptionsSchema(Schema):
                                                        "first foe still standing in matchup order (the "
                                                        "resolver's `target_policy: first-standing`), or "
                                                        "one of them at random (`random-standing`)."})
+    policy = fields.String(validate=validate.Length(1, 64), metadata={
+        "description": "The fight policy: only `attack` (every standing combatant attacks with his first "
+                       "weapon) is played; any other (`body-check`, `side-swipe`, `tackle`...) is refused "
+                       "with a 422 naming this field, since the simulator leaves those maneuvers out.",
+        "example": "attack"})
     max_segments = JsonInteger(load_default=100, validate=validate.Range(1, 1000),
                                   metadata={"description": "A fight still on after this many segments is "
                                                            "a draw."})

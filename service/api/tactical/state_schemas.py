@@ -6,9 +6,10 @@ other fields (known weapons and targets, armor numbers against the catalog).
 """
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.fields import whole
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.api.tactical.damage_schemas import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES
@@ -17,36 +18,24 @@ from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS, TA
 BIG = 10_000
 
 
-def _int(low: int, high: int, **kwargs) -> JsonInteger:
-    return JsonInteger(validate=validate.Range(low, high), **kwargs)
-
-
-class Strict(Schema):
-    """Unknown fields are refused (a typo never passes silently)."""
-
-    class Meta:
-        unknown = RAISE
-
-
 class AttributesSchema(Strict):
     """Attribute scores (default 10 each)."""
 
-    STR = _int(0, 1000, metadata={"description": "Strength: feeds the POT of blows and ranged STR limits."})
-    mSTA = _int(0, 1000, metadata={"description": "modified STA (size)"})
-    CND = _int(0, 1000, metadata={"description": "Condition: feeds wound thresholds and death checks."})
-    AGL = _int(0, 1000, metadata={"description": "Agility: Initiative tie-break and footing checks."})
-    HRT = _int(0, 1000, metadata={"description": "Heart: Initiative tie-break and morale (HRT) checks."})
-    P_RES = _int(0, 1000, data_key="P-RES", attribute="P-RES",
-                 metadata={"description": "Pain resistance (P-RES): stun by pain."})
-    CRD = _int(0, 1000, metadata={"description": "Coordination: needed for slashes."})
+    STR = whole(0, 1000, "Strength: feeds the POT of blows and ranged STR limits.")
+    mSTA = whole(0, 1000, "modified STA (size)")
+    CND = whole(0, 1000, "Condition: feeds wound thresholds and death checks.")
+    AGL = whole(0, 1000, "Agility: Initiative tie-break and footing checks.")
+    HRT = whole(0, 1000, "Heart: Initiative tie-break and morale (HRT) checks.")
+    P_RES = whole(0, 1000, "Pain resistance (P-RES): stun by pain.", data_key="P-RES", attribute="P-RES")
+    CRD = whole(0, 1000, "Coordination: needed for slashes.")
 
 
 class ModsSchema(Strict):
     """Attribute modifiers (default 0)."""
 
-    AWA = _int(-100, 100, metadata={"description": "Awareness modifier: added to Initiative."})
-    HRT = _int(-100, 100, metadata={"description": "Heart modifier: added to Initiative."})
-    AGL = _int(-100, 100, metadata={"description": "Agility modifier: AGL checks."})
+    AWA = whole(-100, 100, "Awareness modifier: added to Initiative.")
+    HRT = whole(-100, 100, "Heart modifier: added to Initiative.")
+    AGL = whole(-100, 100, "Agility modifier: AGL checks.")
 
 
 class StateWeaponSchema(Strict):
@@ -54,15 +43,15 @@ class StateWeaponSchema(Strict):
 
     name = fields.String(validate=validate.Length(1, 64),
                          metadata={"description": "The weapon's name (unique within the combatant)."})
-    av = _int(0, BIG, required=True, metadata={"description": "Attack value with this weapon."})
-    parry = _int(0, BIG, metadata={"description": "Parry DV the weapon offers (0: cannot parry)."})
-    size = _int(0, 20, metadata={"description": "Weapon size from table 6-5 (0-20)."})
+    av = whole(0, BIG, "Attack value with this weapon.", required=True)
+    parry = whole(0, BIG, "Parry DV the weapon offers (0: cannot parry).")
+    size = whole(0, 20, "Weapon size from table 6-5 (0-20).")
     weight_class = WeightClassField(metadata={"description": "Weight class from table 6-5: a name or 0-5.",
                                               "oneOf": [{"type": "integer", "minimum": 0, "maximum": 5},
                                                         {"type": "string", "enum": ["light", "medium-light", "medium",
                                                                                     "medium-heavy", "heavy",
                                                                                     "very-heavy"]}]})
-    db = _int(0, 100, metadata={"description": "Must equal table 6-5 when given."})
+    db = whole(0, 100, "Must equal table 6-5 when given.")
     grip = fields.String(validate=validate.OneOf(GRIPS),
                          metadata={"description": "How it is used: one-handed, hand-and-a-half, two-handed, "
                                                   "hurled, bow, crossbow or brawling."})
@@ -72,10 +61,9 @@ class StateWeaponSchema(Strict):
     attack = fields.String(validate=validate.OneOf(ATTACKS), metadata={"description": "Default attack type."})
     ranged = fields.String(allow_none=True, validate=validate.OneOf(RANGED),
                            metadata={"description": "Ranged kind for `fire` declarations."})
-    fixed_pot = _int(0, BIG, allow_none=True,
-                     metadata={"description": "A fixed POT (e.g. a crossbow's), replacing the STR-based one; "
-                                              "null for none."})
-    arrowhead_db = _int(0, 100, metadata={"description": "Damage bonus of the arrowhead (missiles)."})
+    fixed_pot = whole(0, BIG, "A fixed POT (e.g. a crossbow's), replacing the STR-based one; "
+                                              "null for none.", allow_none=True)
+    arrowhead_db = whole(0, 100, "Damage bonus of the arrowhead (missiles).")
 
 
 class StateLayerSchema(Strict):
@@ -83,9 +71,8 @@ class StateLayerSchema(Strict):
 
     type = fields.String(required=True, validate=validate.OneOf(ARMOR_TYPES),
                          metadata={"description": "Armor type from the catalog."})
-    dr = _int(0, 100, metadata={"description": "Current Damage Reduction (default: the catalog's)."})
-    durability = _int(0, 100,
-                      metadata={"description": "Current durability (wear number; default: the catalog's)."})
+    dr = whole(0, 100, "Current Damage Reduction (default: the catalog's).")
+    durability = whole(0, 100, "Current durability (wear number; default: the catalog's).")
 
 
 class PointSchema(Strict):
@@ -100,8 +87,8 @@ class PointSchema(Strict):
 class PainSchema(Strict):
     """A stun-by-pain penalty as it wanes."""
 
-    initial = _int(0, BIG, metadata={"description": "Stun-by-pain penalty as first taken."})
-    age = _int(0, 1000, metadata={"description": "Segments ended since (the penalty halves each)."})
+    initial = whole(0, BIG, "Stun-by-pain penalty as first taken.")
+    age = whole(0, 1000, "Segments ended since (the penalty halves each).")
 
 
 class SurpriseStateSchema(Strict):
@@ -110,15 +97,15 @@ class SurpriseStateSchema(Strict):
     state = fields.String(validate=validate.OneOf(SURPRISE_STATES),
                           metadata={"description": "The Surprise outcome in force: none, not-surprised, "
                                                    "stunned, overwhelmed or shaken."})
-    cs_left = _int(0, 100, metadata={"description": "Combat Segments it still lasts."})
-    penalty = _int(0, BIG, metadata={"description": "Penalty it puts on his actions."})
-    failed_dv = _int(0, BIG, metadata={"description": "DV of the HRT check to recover (after a failed one)."})
+    cs_left = whole(0, 100, "Combat Segments it still lasts.")
+    penalty = whole(0, BIG, "Penalty it puts on his actions.")
+    failed_dv = whole(0, BIG, "DV of the HRT check to recover (after a failed one).")
 
 
 class GuardDownSchema(Strict):
     """DV a combatant gives up against named attackers in one CS, after a failed intimidation (F41)."""
 
-    segment = _int(0, 1_000_000, required=True, metadata={"description": "The CS it applies in."})
+    segment = whole(0, 1_000_000, "The CS it applies in.", required=True)
     against = fields.Dict(keys=fields.String(), values=JsonInteger(), required=True,
                           metadata={"description": "Attacker id -> DV lost against him."})
 
@@ -133,39 +120,37 @@ class CombatantStateSchema(Strict):
                          metadata={"description": "His side; the fight ends when one side stands."})
     attributes = fields.Nested(AttributesSchema, metadata={"description": "Attribute scores."})
     mods = fields.Nested(ModsSchema, metadata={"description": "Attribute modifiers."})
-    dodge_dv = _int(0, BIG, metadata={"description": "Dodge DV, cover and Acrobat bonus included."})
-    free_dodges = _int(1, 20, metadata={"description": "Dodges per CS before halving starts (RULINGS 7)."})
-    actions = _int(0, 10, metadata={"description": "Rate of Action: actions per CS."})
+    dodge_dv = whole(0, BIG, "Dodge DV, cover and Acrobat bonus included.")
+    free_dodges = whole(1, 20, "Dodges per CS before halving starts (RULINGS 7).")
+    actions = whole(0, 10, "Rate of Action: actions per CS.")
     weapons = fields.List(fields.Nested(StateWeaponSchema), required=True, validate=validate.Length(1, 4),
                           metadata={"description": "Weapons in hand (1-4); declarations pick one by index or "
                                                    "name."})
     armor = fields.List(fields.Nested(StateLayerSchema), validate=validate.Length(max=8),
                         metadata={"description": "Armor layers and shield, outermost first."})
     position = fields.Nested(PointSchema, metadata={"description": "Feet on the table."})
-    facing = _int(0, 359, metadata={"description": "Degrees clockwise from +y."})
+    facing = whole(0, 359, "Degrees clockwise from +y.")
     speed_mph = JsonFloat(allow_nan=False, validate=validate.Range(0, 100),
                           metadata={"description": "Full-rate running speed in mph."})
     status = fields.String(validate=validate.OneOf(STATUSES),
                            metadata={"description": "standing, unconscious, collapsed or dead."})
-    wounds = _int(0, 11, metadata={"description": "Wounds taken so far (0-11)."})
-    stun_penalty = _int(0, BIG, metadata={"description": "Stun penalty in force."})
+    wounds = whole(0, 11, "Wounds taken so far (0-11).")
+    stun_penalty = whole(0, BIG, "Stun penalty in force.")
     pain = fields.Nested(PainSchema, metadata={"description": "The pain penalty as it wanes (null: none)."})
     surprise = fields.Nested(SurpriseStateSchema,
                              metadata={"description": "His Surprise state (null: none)."})
     aware = JsonBoolean(
                         metadata={"description": "Whether he knows the fight is on (unaware targets offer "
                                                  "less defence)."})
-    clothing_layers = _int(0, 10,
-                           metadata={"description": "Layers of clothing under the armor (they stop a little "
-                                                    "POT)."})
+    clothing_layers = whole(0, 10, "Layers of clothing under the armor (they stop a little "
+                                                    "POT).")
     edged_blow_taken = JsonBoolean(
                                    metadata={"description": "Whether an edged blow has already hit him (the "
                                                             "first one hurts more)."})
-    full_pulses = _int(0, 1000,
-                       metadata={"description": "Pulses moved at full rate so far (charge eligibility)."})
+    full_pulses = whole(0, 1000, "Pulses moved at full rate so far (charge eligibility).")
     task = fields.String(validate=validate.Length(max=200), metadata={"description": "An `other` action "
                                                                                      "under way."})
-    task_left = _int(0, 1000, metadata={"description": "Actions it still needs."})
+    task_left = whole(0, 1000, "Actions it still needs.")
     guard_down = fields.Nested(GuardDownSchema, metadata={"description": "After a failed intimidation: DV lost "
                                                                          "against the intimidator next CS (F41)."})
 
@@ -198,7 +183,7 @@ class EncounterStateSchema(Strict):
 
     ruleset = fields.String(validate=validate.OneOf(["tactical"]),
                             metadata={"description": "Always `tactical` here."})
-    segment = _int(0, 1_000_000, metadata={"description": "Combat Segments resolved so far."})
+    segment = whole(0, 1_000_000, "Combat Segments resolved so far.")
     options = fields.Nested(EncounterOptionsSchema, metadata={"description": "Rule switches in force."})
     combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 200),
                              metadata={"description": "Everyone in the fight (1-200)."})
@@ -207,22 +192,20 @@ class EncounterStateSchema(Strict):
 class SurpriseDeclarationSchema(Strict):
     """A Surprise the combatant springs this CS."""
 
-    chance = _int(-1000, 1000, required=True, metadata={"description": "Aggressor's Stealth (or ruse) chance."})
-    target_chance = _int(-1000, 1000, required=True, metadata={"description": "Target's Perception/AWA "
-                                                                              "chance."})
-    target_dv = _int(0, 1000, allow_none=True, metadata={"description": "DV of the target's check (for F8)."})
-    roll = _int(1, 100, allow_none=True,
-                metadata={"description": "The aggressor's d100, rolled at the table (null: Referee rolls)."})
-    target_roll = _int(1, 100, allow_none=True,
-                       metadata={"description": "The target's d100, rolled at the table (null: Referee "
-                                                "rolls)."})
+    chance = whole(-1000, 1000, "Aggressor's Stealth (or ruse) chance.", required=True)
+    target_chance = whole(-1000, 1000, "Target's Perception/AWA "
+                                                                              "chance.", required=True)
+    target_dv = whole(0, 1000, "DV of the target's check (for F8).", allow_none=True)
+    roll = whole(1, 100, "The aggressor's d100, rolled at the table (null: Referee rolls).", allow_none=True)
+    target_roll = whole(1, 100, "The target's d100, rolled at the table (null: Referee "
+                                                "rolls).", allow_none=True)
 
 
 class DiceSchema(Strict):
     """Dice rolled at the table for this combatant (null: Referee rolls them)."""
 
-    initiative = _int(1, 10, allow_none=True, metadata={"description": "His Initiative d10."})
-    d100 = fields.List(_int(1, 100), validate=validate.Length(max=100),
+    initiative = whole(1, 10, "His Initiative d10.", allow_none=True)
+    d100 = fields.List(JsonInteger(validate=validate.Range(1, 100)), validate=validate.Length(max=100),
                        metadata={"description": "His attack d100s, in order."})
 
 
@@ -232,7 +215,7 @@ class CombinationDeclarationSchema(Strict):
     weapon = fields.Raw(required=True, metadata={"oneOf": [{"type": "integer", "minimum": 0, "maximum": 3},
                                                            {"type": "string", "maxLength": 64}],
                                                  "description": "The second weapon's index or name."})
-    sl = _int(0, 1000, required=True, metadata={"description": "The Combination SL."})
+    sl = whole(0, 1000, "The Combination SL.", required=True)
     mode = fields.String(validate=validate.OneOf(["in-concert", "separate"]),
                          metadata={"description": "in-concert (default) or separate but simultaneous."})
 
@@ -240,10 +223,22 @@ class CombinationDeclarationSchema(Strict):
 class IntimidateDeclarationSchema(Strict):
     """A Presence attack joined to the blow (F41), resolved when the blow puts POT through."""
 
-    presence_av = _int(-10_000, 10_000, required=True, metadata={"description": "Presence (Intimidate) AV."})
-    sl = _int(-10_000, 10_000, required=True, metadata={"description": "Intimidate SL (the guard drop)."})
-    target_dv = _int(-10_000, 10_000, required=True,
-                     metadata={"description": "The target's DV to resist, before his Presence SL and morale."})
+    presence_av = whole(-10_000, 10_000, "Presence (Intimidate) AV.", required=True)
+    sl = whole(-10_000, 10_000, "Intimidate SL (the guard drop).", required=True)
+    target_dv = whole(-10_000, 10_000, "The target's DV to resist, before his Presence SL and morale.",
+                      required=True)
+
+
+class BodyCheckDeclarationSchema(Strict):
+    """A body check, side-swipe or tackle (F39, F40): what the encounter state does not hold. The rest
+    (AGL mod, modified STA, STR, armor layers, the speed each moved at this CS) comes from the state."""
+
+    kind = fields.String(validate=validate.OneOf(["body-check", "side-swipe", "tackle"]),
+                         metadata={"description": "body-check (default), side-swipe or tackle (needs full "
+                                                  "speed through the movement phase)."})
+    str_mod = whole(-100, 100, "The attacker's STR att. mod (default 0).")
+    target_str_mod = whole(-100, 100, "The target's STR att. mod (default 0).")
+    shield_size = whole(0, 100, "Size of the shield the attacker bears (default 0).")
 
 
 class DeclarationSchema(Strict):
@@ -252,8 +247,9 @@ class DeclarationSchema(Strict):
     combatant = fields.String(required=True, validate=validate.Length(1, 64),
                               metadata={"description": "Who acts."})
     action = fields.String(validate=validate.OneOf(ACTIONS),
-                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait "
-                                                    "or other."})
+                           metadata={"description": "What he does: attack, charge, fire, move, defend, wait, "
+                                                    "other or body-check (a body check, side-swipe or tackle "
+                                                    "on `target`, see `body_check`)."})
     target = fields.String(allow_none=True, validate=validate.Length(1, 64),
                            metadata={"description": "Whom he acts against (null: nobody)."})
     target_policy = fields.String(validate=validate.OneOf(TARGET_POLICIES), metadata={
@@ -277,16 +273,18 @@ class DeclarationSchema(Strict):
                              metadata={"description": "What he does when an attack on him misses: attack, "
                                                       "disengage or none."})
     opportunity = JsonBoolean(metadata={"description": "Whether he takes opportunity attacks."})
-    actions = _int(0, 10, allow_none=True,
-                   metadata={"description": "Actions he spends on it (null: all he has)."})
+    actions = whole(0, 10, "Actions he spends on it (null: all he has).", allow_none=True)
     surprise = fields.Nested(SurpriseDeclarationSchema, allow_none=True,
                              metadata={"description": "A Surprise he springs (null: none)."})
     dice = fields.Nested(DiceSchema, metadata={"description": "Dice he rolled at the table."})
     note = fields.String(validate=validate.Length(max=200),
                          metadata={"description": "Free text, kept with the declaration."})
-    duration = _int(1, 1000, metadata={"description": "For `other`: actions the task takes (table 4-1, or "
-                                                      "the GM's call)."})
+    duration = whole(1, 1000, "For `other`: actions the task takes (table 4-1, or "
+                                                      "the GM's call).")
     combination = fields.Nested(CombinationDeclarationSchema, allow_none=True,
                                 metadata={"description": "Attack or charge: a second weapon joined to it (F38)."})
     intimidate = fields.Nested(IntimidateDeclarationSchema, allow_none=True,
                                metadata={"description": "Attack or charge: an Intimidation joined to the blow (F41)."})
+    body_check = fields.Nested(BodyCheckDeclarationSchema, allow_none=True,
+                               metadata={"description": "Action body-check: its kind and the numbers the state "
+                                                        "lacks (F39, F40); left out, a plain body check."})

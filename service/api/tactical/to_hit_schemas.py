@@ -5,6 +5,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from service.api.fields import bounded
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.tactical.ranged import BANDS, WEAPON_NAMES
 from service.rules.tactical.task_resolution import METHODS
@@ -13,11 +14,6 @@ SCORE = validate.Range(-10_000, 10_000)
 PENALTY = validate.Range(0, 10_000)
 USES = validate.Range(1, 100)
 DISTANCE = validate.Range(0, 100_000)
-
-
-def _int(default: Any = None, bounds: validate.Range = SCORE, text: str = "", **kw: Any) -> fields.Integer:
-    extra = {"load_default": default} if default is not None else {"required": True}
-    return JsonInteger(validate=bounds, metadata={"description": text}, **extra, **kw)
 
 
 def _float(bounds: validate.Range, text: str, default: float | None = None) -> fields.Float:
@@ -80,7 +76,7 @@ class RangeShotSchema(Schema):
     weapon = fields.String(required=True, validate=validate.OneOf(WEAPON_NAMES),
                            metadata={"description": "The ranged weapon (`GET /v1/rulesets/tactical` lists "
                                                     "them)."})
-    strength = _int(13, validate.Range(0, 100), "Shooter's STR (ignored by crossbows).")
+    strength = bounded(validate.Range(0, 100), "Shooter's STR (ignored by crossbows).", 13)
     distance = _float(DISTANCE, "Distance to the target in the weapon's unit.")
     elevation = _float(validate.Range(-100_000, 100_000), "Target height above the shooter (below: no effect).",
                        0)
@@ -94,10 +90,10 @@ class RangedTargetSchema(Schema):
     aware = JsonBoolean(load_default=True,
                         metadata={"description": "Whether the target knows he is shot at (aware targets "
                                                  "offer their Dodge DV)."})
-    dodge_dv = _int(0, validate.Range(0, 10_000), "Dodge DV incl. cover and Acrobat bonus (aware).")
-    agl_mod = _int(0, validate.Range(-100, 100), "AGL att. mod. (unaware, in motion).")
+    dodge_dv = bounded(validate.Range(0, 10_000), "Dodge DV incl. cover and Acrobat bonus (aware).", 0)
+    agl_mod = bounded(validate.Range(-100, 100), "AGL att. mod. (unaware, in motion).", 0)
     moving_mph = _float(validate.Range(0, 1_000), "Speed moving point to point.", 0)
-    shield_bonus = _int(0, validate.Range(0, 1_000), "Shield coverage bonus.")
+    shield_bonus = bounded(validate.Range(0, 1_000), "Shield coverage bonus.", 0)
     in_motion = JsonBoolean(load_default=False, metadata={"description": "Busy with something that keeps "
                                                                              "it moving."})
 
@@ -119,22 +115,22 @@ class ToHitOptionsSchema(Schema):
 class ToHitRequestSchema(Schema):
     """AV against either a melee `dv` or a `ranged` shot (exactly one), with the situation around it."""
 
-    av = _int(text="Attacker's weapon AV.")
+    av = bounded(SCORE, "Attacker's weapon AV.")
     dv = JsonInteger(validate=SCORE,
                         metadata={"description": "Defence DV (melee); give this or `ranged`."})
     ranged = fields.Nested(RangedShotSchema, metadata={"description": "A ranged shot; give this or `dv`."})
     task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: _defaults(TaskResolutionSchema),
                                     metadata={"description": "Which Task Resolution Table to use."})
-    attack_use = _int(1, USES, "n-th use of the attack skill this CS (RULINGS 7).")
-    defence_use = _int(1, USES, "n-th use of this defence this CS (RULINGS 7).")
-    free_defence_uses = _int(1, USES, "Uses before halving starts (RULINGS 7).")
+    attack_use = bounded(USES, "n-th use of the attack skill this CS (RULINGS 7).", 1)
+    defence_use = bounded(USES, "n-th use of this defence this CS (RULINGS 7).", 1)
+    free_defence_uses = bounded(USES, "Uses before halving starts (RULINGS 7).", 1)
     reprisal_same_weapon = JsonBoolean(load_default=False, metadata={
         "description": "Defending a Reprisal with the weapon that just missed: its DV at `defence_use` (count "
                        "the uses before the failed attack, not that attack) is halved for this Reprisal only "
                        "(seed \"Reprisal\"); the segment resolver does the same."})
-    surprise_penalty = _int(0, PENALTY, "Surprise penalty off the defence DV.")
-    attacker_stun_penalty = _int(0, PENALTY, "Attacker's stun-by-pain penalty off his AV (RULINGS 14).")
-    defender_stun_penalty = _int(0, PENALTY, "Defender's stun-by-pain penalty off his DV (RULINGS 14).")
+    surprise_penalty = bounded(PENALTY, "Surprise penalty off the defence DV.", 0)
+    attacker_stun_penalty = bounded(PENALTY, "Attacker's stun-by-pain penalty off his AV (RULINGS 14).", 0)
+    defender_stun_penalty = bounded(PENALTY, "Defender's stun-by-pain penalty off his DV (RULINGS 14).", 0)
     options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema),
                             metadata={"description": "Rule switches."})
     roll = JsonInteger(validate=validate.Range(1, 100),

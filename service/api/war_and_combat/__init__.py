@@ -1,8 +1,7 @@
 """Blueprints of the `war-and-combat` ruleset (seed 001) and its payload schemas."""
 from __future__ import annotations
 
-import importlib
-
+from service.api import module_blueprints
 from service.api.blueprint import Blueprint
 
 MODULES = ("calculators", "sheets", "rounds")
@@ -10,16 +9,7 @@ MODULES = ("calculators", "sheets", "rounds")
 
 def blueprints() -> list[Blueprint]:
     """Every war-and-combat blueprint."""
-    found = []
-    for name in MODULES:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{__name__}.{name}":
-                raise
-            continue
-        found.append(module.blp)
-    return found
+    return module_blueprints(__name__, MODULES)
 
 
 def __getattr__(name: str):  # SCHEMAS is built on first use (its module imports the rules)

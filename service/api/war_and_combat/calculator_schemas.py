@@ -3,10 +3,24 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, calculator_rolls_field, seed_field, trace_field
-from service.api.war_and_combat.common import (LOCATION_GENERAL, LOCATION_SPECIFIC, Strict, answer_seed_field,
-                                               assumptions_field, choice, dice_field, exact_field, options_field,
-                                               pace_field, probabilities_field, whole)
+from service.api.fields import choice, probability_dict, whole
+from service.api.schemas import (
+    JsonBoolean,
+    JsonFloat,
+    Strict,
+    calculator_rolls_field,
+    seed_field,
+    trace_field,
+)
+from service.api.war_and_combat.common import (
+    LOCATION_SPECIFIC,
+    answer_seed_field,
+    assumptions_field,
+    dice_field,
+    exact_field,
+    options_field,
+    pace_field,
+)
 from service.rules.war_and_combat.checks import KINDS
 from service.rules.war_and_combat.damage import ATTACK_TYPES, DAMAGE_TYPES
 from service.rules.war_and_combat.task import GENERAL, STATES
@@ -116,11 +130,11 @@ class ToHitSchema(Strict):
     need = whole(-1000, 1000, "Smallest 3d6 total that beats the TL.", required=True)
     chance = JsonFloat(required=True, metadata={"description": "P(the blow lands): hit + critical."})
     chance_exact = fields.String(required=True, metadata={"description": "The same, exactly."})
-    probabilities = probabilities_field("Exclusive outcomes miss, glance, hit, critical.")
+    probabilities = probability_dict("Exclusive outcomes miss, glance, hit, critical.")
     probabilities_exact = exact_field("The same")
-    extra_dice = probabilities_field("P(lands with k extra impact dice), k = 0..max.")
+    extra_dice = probability_dict("P(lands with k extra impact dice), k = 0..max.")
     extra_dice_exact = exact_field("The same")
-    location_probabilities = probabilities_field("The location roll's distribution.")
+    location_probabilities = probability_dict("The location roll's distribution.")
     location_probabilities_exact = exact_field("The same")
     roll = fields.Nested(ToHitRollSchema, required=True, allow_none=True,
                          metadata={"description": "The rolled attack (null without `seed` or `rolls`)."})
@@ -164,7 +178,7 @@ class CheckSchema(Strict):
     need = whole(-1000, 1000, "Smallest 3d6 total that succeeds.", required=True)
     chance = JsonFloat(required=True, metadata={"description": "P(success)."})
     chance_exact = fields.String(required=True, metadata={"description": "P(success), exactly."})
-    probabilities = probabilities_field("The kind's exclusive outcomes.")
+    probabilities = probability_dict("The kind's exclusive outcomes.")
     probabilities_exact = exact_field("The same")
     roll = fields.Nested(CheckRollSchema, required=True, allow_none=True,
                          metadata={"description": "The rolled check (null without `seed` or `rolls`)."})
@@ -272,7 +286,7 @@ class DamageSchema(Strict):
     penetration_limit = whole(-1000, 1000, "PT - PV (null on a critical).", required=True, allow_none=True)
     thresholds = fields.Nested(ThresholdsSchema, required=True,
                                metadata={"description": "The target size's damage thresholds."})
-    probabilities = probabilities_field("Exclusive results over the impact dice.")
+    probabilities = probability_dict("Exclusive results over the impact dice.")
     probabilities_exact = exact_field("The same")
     combat_option_probabilities = fields.Dict(keys=fields.String(), values=fields.Float(), allow_none=True,
                                               required=True, metadata={"description": "Non-strike attacks: the "
@@ -329,7 +343,7 @@ class AttackSchema(Strict):
     need = whole(-1000, 1000, "Smallest 3d6 total that beats the TL.", required=True)
     chance = JsonFloat(required=True, metadata={"description": "P(the blow lands)."})
     chance_exact = fields.String(required=True, metadata={"description": "The same, exactly."})
-    probabilities = probabilities_field("miss, glance and the nine damage results, exclusive.")
+    probabilities = probability_dict("miss, glance and the nine damage results, exclusive.")
     probabilities_exact = exact_field("The same")
     roll = fields.Nested(AttackRollSchema, required=True, allow_none=True,
                          metadata={"description": "The rolled attack (null without `seed` or `rolls`)."})

@@ -8,9 +8,16 @@ from typing import Any
 from marshmallow import ValidationError
 
 from service.api.blueprint import Blueprint
-from service.api.war_and_combat.calculator_schemas import (AttackRequestSchema, AttackSchema, CheckRequestSchema,
-                                                           CheckSchema, DamageRequestSchema, DamageSchema,
-                                                           ToHitRequestSchema, ToHitSchema)
+from service.api.war_and_combat.calculator_schemas import (
+    AttackRequestSchema,
+    AttackSchema,
+    CheckRequestSchema,
+    CheckSchema,
+    DamageRequestSchema,
+    DamageSchema,
+    ToHitRequestSchema,
+    ToHitSchema,
+)
 from service.api.war_and_combat.common import dice_of, pair, trace
 from service.rules.errors import Contradiction, RulesError
 from service.rules.trace import Step

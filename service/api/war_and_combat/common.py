@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import fields, validate
 
-from service.api.schemas import JsonBoolean, JsonInteger, RollSchema, trace_field
+from service.api.fields import choice, exact_strings
+from service.api.schemas import JsonBoolean, JsonInteger, RollSchema, Strict, trace_field
 from service.rules.dice import DiceSource
 from service.rules.war_and_combat import option_specs
 from service.rules.war_and_combat.exact import fraction_text
@@ -14,28 +15,6 @@ from service.rules.war_and_combat.task import GENERAL, PACES, SPECIFIC
 
 LOCATION_GENERAL = validate.OneOf(GENERAL)
 LOCATION_SPECIFIC = validate.OneOf(SPECIFIC)
-
-
-class Strict(Schema):
-    """Unknown fields are refused."""
-
-    class Meta:
-        unknown = RAISE
-
-
-def whole(low: int, high: int, text: str, default: Any = None, required: bool = False, **kw: Any) -> JsonInteger:
-    """A bounded whole number with its description (and default, when optional)."""
-    extra: dict[str, Any] = {"required": True} if required else ({"load_default": default} if default is not None
-                                                                   else {})
-    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text, **kw.pop("meta", {})},
-                       **extra, **kw)
-
-
-def choice(values: tuple, text: str, default: Any = None, required: bool = False) -> fields.String:
-    """One of a fixed set of names."""
-    extra: dict[str, Any] = {"required": True} if required else ({"load_default": default} if default is not None
-                                                                   else {})
-    return fields.String(validate=validate.OneOf(values), metadata={"description": text}, **extra)
 
 
 def pace_field() -> fields.String:
@@ -76,15 +55,9 @@ def options_field() -> fields.Nested:
                          metadata={"description": "Ruleset options (GET /v1/rulesets/war-and-combat lists them)."})
 
 
-def probabilities_field(text: str) -> fields.Dict:
-    """An outcome -> probability object (numbers)."""
-    return fields.Dict(keys=fields.String(), values=fields.Float(), required=True, metadata={"description": text})
-
-
 def exact_field(text: str) -> fields.Dict:
     """The same object with exact "n/d" strings."""
-    return fields.Dict(keys=fields.String(), values=fields.String(), required=True,
-                       metadata={"description": text + " (exact fractions \"n/d\")."})
+    return exact_strings(text + " (exact fractions \"n/d\").")
 
 
 def dice_field() -> fields.List:

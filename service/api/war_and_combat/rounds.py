@@ -5,9 +5,13 @@ from marshmallow import fields, validate
 
 from service.api.blueprint import Blueprint
 from service.api.rounds import RoundRequestBase, RoundResponseBase, resolve_round
-from service.api.war_and_combat.common import Strict
-from service.api.war_and_combat.state_schemas import (EXAMPLE_FIGHTER, EXAMPLE_FOE, DeclarationSchema,
-                                                      StateSchema)
+from service.api.schemas import Strict
+from service.api.war_and_combat.state_schemas import (
+    EXAMPLE_FIGHTER,
+    EXAMPLE_FOE,
+    DeclarationSchema,
+    StateSchema,
+)
 
 blp = Blueprint("war-and-combat-rounds", __name__, description="War & Combat: resolve one round statelessly.")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from service.rules.smoting import combatant as derive
-from service.rules.smoting import moves, strikes
+from service.rules.smoting import fighters, moves, pools, strikes
 from service.rules.smoting.board import Board
 
 ACTIONS = ("attack", "move", "withdraw", "idle", "held_action")  # entries that count as an action taken
@@ -26,7 +26,7 @@ def roll_action_dice(board: Board, ident: str) -> list[int]:
             faces.append(board.dice.take("action", 6, ident))
         board.dice.record("action", "1d6", [f for f, _ in faces], faces[-1][0], all(s for _, s in faces), ident)
         return [faces[-1][0]]
-    faces = list(board.dice.roll("action", count["rolled"], 6, combatant=ident).dice)
+    faces = list(pools.plain(board.dice, "action", count["rolled"], ident).dice)
     return sorted(faces, reverse=True)[:MAX_KEPT] if len(faces) > MAX_KEPT else faces
 
 
@@ -61,10 +61,44 @@ def pick(board: Board, candidates: list[str]) -> str:
         return (-max(dice), -len(dice), not people[ident]["pc"])
     keys = {i: key(i) for i in candidates}
     best = min(keys.values())
-    tied = [i for i in candidates if keys[i] == best]
+    return _settle(board, [i for i in candidates if keys[i] == best])
+
+
+def _leaders(board: Board, watch_closing: bool) -> tuple[list[str], int, bool]:
+    """The candidates `pick` would tie on first (every active fighter with a die of 2+ has a say), in the
+    state's order, their highest die, and (when `watch_closing`) whether `closing_due` holds: one pass over
+    the hands, the countdown's hot loop."""
+    people, tied = board.fighters, []
+    best_top = best_len = 0
+    best_pc = due = False
+    no_dice = board.options["closing_trigger"] == "no_dice"
+    for ident, hand in board.hands.items():
+        dice = hand.dice
+        me = people[ident]
+        flags = me["flags"]
+        if flags["ooa"] or flags["kia"] or flags["crushed"]:  # fighters.active, inlined
+            continue
+        top = max(dice) if dice else 0
+        if watch_closing and not due and hand.rolled and hand.held is None:
+            due = not dice or (not no_dice and top < 2)
+        if top < 2 or top < best_top:
+            continue
+        n, pc = len(dice), me["pc"]
+        if top == best_top:
+            if n < best_len or (n == best_len and best_pc and not pc):
+                continue
+            if n == best_len and pc == best_pc:
+                tied.append(ident)
+                continue
+        best_top, best_len, best_pc, tied = top, n, pc, [ident]
+    return tied, best_top, due
+
+
+def _settle(board: Board, tied: list[str]) -> str:
+    """The last countdown tie-break: option `tie_break` (a recorded die, or the state's order)."""
     if len(tied) == 1 or board.options["tie_break"] == "state_order":
         return tied[0]
-    face = board.dice.roll("tie_break", 1, len(tied)).total
+    face = pools.plain(board.dice, "tie_break", 1, sides=len(tied)).total
     board.emit("tie_broken", tied=tied, die=face, combatant=tied[face - 1])
     return tied[face - 1]
 
@@ -72,14 +106,13 @@ def pick(board: Board, candidates: list[str]) -> str:
 def closing_due(board: Board) -> bool:
     """Closing is called once a participant holds no die of 2+ (or no die at all: option
     `closing_trigger`); a held die counts (seed *Actions*)."""
+    no_dice = board.options["closing_trigger"] == "no_dice"
+    people = board.fighters
     for ident, hand in board.hands.items():
-        if not hand.rolled or not board.active(ident):
+        if not hand.rolled or hand.held is not None or not fighters.active(people[ident]):
             continue
-        if board.options["closing_trigger"] == "no_dice":
-            empty = not hand.dice and hand.held is None
-        else:
-            empty = not hand.usable() and hand.held is None
-        if empty:
+        dice = hand.dice
+        if not dice or (not no_dice and max(dice) < 2):
             return True
     return False
 
@@ -203,18 +236,18 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
     if surprise and board.surprised and board.options["surprise_closing"] == "immediate":
         closing, called_after = _close(board, 0)
     while True:
-        if closing is None and closing_due(board):
+        tied, top, due = _leaders(board, closing is None)
+        if due:  # closing_due(board), from the same pass
             closing, called_after = _close(board, len(countdown))
-        candidates = [i for i, hand in board.hands.items() if hand.dice and max(hand.dice) >= 2 and board.active(i)]
-        if not candidates:
+        if not tied:
             if surprise and board.surprised and board.options["surprise_closing"] == "after_surprisers":
                 closed_by = "surprise"
             break
-        actor = pick(board, candidates)
-        if closing is not None and board.hand(actor).top() < closing:
+        actor = _settle(board, tied)
+        if closing is not None and top < closing:
             closed_by = "closing_die"
             break
-        board.emit("called", combatant=actor, die=board.hand(actor).top())
+        board.emit("called", combatant=actor, die=top)
         entry = act(board, actor, declarations.get(actor, {"action": "pass"}), declarations)
         countdown.append(entry)
         if entry["action"] in ACTIONS:
@@ -226,6 +259,6 @@ def play(board: Board, declarations: Mapping[str, Mapping[str, Any]], surprise: 
 
 def _close(board: Board, after: int) -> tuple[int, int]:
     """The GM's closing die (role `closing`), rolled once (seed *Actions*)."""
-    die = board.dice.roll("closing", 1, 6).total
+    die = pools.plain(board.dice, "closing", 1).total
     board.emit("closing_called", after=after, die=die)
     return die, after

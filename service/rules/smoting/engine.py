@@ -20,6 +20,8 @@ from service.rules.smoting.options import OPTIONS
 ACTIONS = ("attack", "move", "withdraw", "idle", "pass", "hold")
 DEFENCES = ("none", "parry", "dodge", "block")
 MOVES = ("zone", "battle", "trivial")
+COUNTED = {"rank_lost": "ranks_lost", "hit": "hits", "injury": "injuries"}  # event -> detail counted by side
+# (ranks lost and injuries by the side that suffers them, hits by the attacker's side)
 
 
 @dataclass(frozen=True)
@@ -217,8 +219,8 @@ class Duel:
                "kills": kinds["killed"], "actions": len(result.summary["countdown"]), "rounds": 1}
         sides = {c["id"]: c["side"] for c in before.combatants}
         for e in result.events:
-            if e["type"] == "rank_lost":
-                key = f"ranks_lost:{sides[e['combatant']]}"
+            if e["type"] in COUNTED:
+                key = f"{COUNTED[e['type']]}:{sides[e['combatant']]}"
                 out[key] = out.get(key, 0) + 1
         return out
 

@@ -8,11 +8,12 @@ truncated once the mass left is below `TAIL` (smoting.md section 2).
 """
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from fractions import Fraction
 from math import comb
 
-from service.rules.dice import DiceSource
+from service.rules.dice import DiceSource, Roll
 from service.rules.errors import RulesError
 
 TAIL = Fraction(1, 10**15)
@@ -74,9 +75,21 @@ def roll(dice: DiceSource, role: str, n: int, success_min: int = 5, explode: boo
          combatant: str | None = None) -> tuple[list[int], int]:
     """Roll a pool: the n dice in order, then one more face for each 6 showing, breadth first
     (smoting.md section 2, "Order of faces"); returns the faces and the successes. Recorded as one roll."""
+    pending = max(n, 0)
+    if pending and not dice.remaining(role, combatant) and type(dice.rng) is random.Random:
+        faces, supplied = generated(dice.rng, pending, explode), False
+    else:
+        faces, supplied = _taken(dice, role, pending, explode, combatant)
+    successes = 0
+    for face in faces:
+        successes += face >= success_min
+    dice.record(role, f"{pending}d6", faces, successes, bool(faces) and supplied, combatant)
+    return faces, successes
+
+
+def _taken(dice: DiceSource, role: str, pending: int, explode: bool, combatant: str | None) -> tuple[list[int], bool]:
     faces: list[int] = []
     supplied = True
-    pending = max(n, 0)
     while pending:
         batch = []
         for _ in range(pending):
@@ -84,10 +97,43 @@ def roll(dice: DiceSource, role: str, n: int, success_min: int = 5, explode: boo
             batch.append(face)
             supplied = supplied and was
         faces.extend(batch)
-        pending = sum(face == 6 for face in batch) if explode else 0
-    successes = sum(face >= success_min for face in faces)
-    dice.record(role, f"{max(n, 0)}d6", faces, successes, bool(faces) and supplied, combatant)
-    return faces, successes
+        pending = batch.count(6) if explode else 0
+    return faces, supplied
+
+
+def d6s(rng: random.Random, count: int, sides: int = 6) -> list[int]:
+    """`count` faces of a d`sides` (a d6 unless told), the very faces `rng.randint(1, sides)` would give one
+    after the other (its rejection sampling on random bits, without the call overhead: the round's hot path)."""
+    bits, k = rng.getrandbits, sides.bit_length()
+    out = []
+    for _ in range(count):
+        r = bits(k)
+        while r >= sides:
+            r = bits(k)
+        out.append(r + 1)
+    return out
+
+
+def plain(dice: DiceSource, role: str, count: int, combatant: str | None = None, sides: int = 6) -> Roll:
+    """`count` d`sides` summed and recorded, exactly as `dice.roll(role, count, sides, combatant=combatant)`
+    would (action dice, injury location and effect, tie-breaks); generated faces skip the per-die queue
+    look-up."""
+    if count > 0 and not dice.remaining(role, combatant) and type(dice.rng) is random.Random:
+        faces = d6s(dice.rng, count, sides)
+        return dice.record(role, f"d{sides}" if count == 1 else f"{count}d{sides}", faces, sum(faces), False,
+                           combatant)
+    return dice.roll(role, count, sides, combatant=combatant)
+
+
+def generated(rng: random.Random, pending: int, explode: bool) -> list[int]:
+    """A pool's faces from the generator alone, in the order `roll` takes them (each 6 re-rolled,
+    breadth first)."""
+    faces: list[int] = []
+    while pending:
+        batch = d6s(rng, pending)
+        faces += batch
+        pending = batch.count(6) if explode else 0
+    return faces
 
 
 def refuse_leftovers(dice: DiceSource, role: str, used: bool, path: tuple = ("rolls",)) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from service.rules.smoting import damage as dmg
-from service.rules.smoting import fighters
+from service.rules.smoting import fighters, pools
 from service.rules.smoting import injury as inj
 from service.rules.smoting.board import Board
 
@@ -159,10 +159,10 @@ def lose(board: Board, target: str, domain: str, count: int, cause: str) -> None
 def injure(board: Board, who: str, target: str, killing_blow: bool) -> None:
     """Roll location and effect and apply the effect's losses, burns and saves (seed *Injury Table*)."""
     o, them = board.options, board.fighters[target]
-    faces = board.dice.roll("location", 4, 6, combatant=who).dice
+    faces = pools.plain(board.dice, "location", 4, who).dice
     face, shift = inj.deciding_face(faces)
     place = o["injury_location_map"][str(face)]
-    row, effect = inj.effect(place, board.dice.roll("effect", 1, 6, combatant=who).total, killing_blow,
+    row, effect = inj.effect(place, pools.plain(board.dice, "effect", 1, who).total, killing_blow,
                              o["injury_effects"])
     board.emit("injury", combatant=target, faces=list(faces), location=place, shift=shift, effect_roll=row,
                effect=effect)

@@ -26,8 +26,10 @@ def cover_dice() -> dict[str, tuple[int, bool]]:
     return {row["cover"]: (row["dice"], row["rerolls"]) for row in load("cover")["rows"]}
 
 
+@cache
 def groups() -> dict[str, dict[str, int]]:
-    """Group name -> rank levels, dice and attacks (seed *Mobs, Crowds and Hordes*)."""
+    """Group name -> rank levels, dice and attacks (seed *Mobs, Crowds and Hordes*); one shared, read-only
+    dict (the round asks for it on every attack)."""
     return {row["group"]: row for row in load("groups")["rows"]}
 
 

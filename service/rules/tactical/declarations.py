@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from service.rules.errors import RulesError
+from service.rules.tactical.body_check_declaration import BodyCheckSpec, read_body_check
 from service.rules.tactical.combat_state import ATTACKS, EncounterState
 
-ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other")
+ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other", "body-check")
 DEFENCES = ("best", "dodge", "parry", "none")
 REPRISALS = ("attack", "disengage", "none")
 TARGET_POLICIES = ("declared", "first-standing", "random-standing")
-STRIKES = ("attack", "charge", "fire")
+STRIKES = ("attack", "charge", "fire", "body-check")
 MAX_DECLARATIONS = 400
 
 
@@ -70,6 +71,7 @@ class Declaration:
     duration: int = 1
     combination: Combination | None = None
     intimidate: Intimidate | None = None
+    body_check: BodyCheckSpec | None = None
 
 
 def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarations",)) -> list[Declaration]:
@@ -106,6 +108,7 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
         surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
         note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
         combination=_combination(state, who, raw, weapon, path), intimidate=_intimidate(raw, path),
+        body_check=read_body_check(raw, path),
     )
 
 

@@ -27,6 +27,7 @@ DEFAULTS: dict[str, Any] = {"method": "ratio", "heroic": True, "bumble": True, "
                             "max_segments": 100}
 CHOICES = {"method": ("ratio", "linear"), "progression": ("triangular", "linear"), "targeting": tuple(POLICIES)}
 MAX_SEGMENTS = 1000
+POLICY = "attack"  # the one fight policy simulations play (`declarations`); others are refused
 COUNTS = ("attacks", "hits", "heroics", "bumbles", "reprisals", "reprisal_hits")
 
 
@@ -48,6 +49,9 @@ def read_options(raw: Any, path: tuple = ("options",)) -> dict[str, Any]:
         raise RulesError("options must be an object", path)
     out = dict(DEFAULTS)
     for key, value in raw.items():
+        if key == "policy":
+            _policy(value, (*path, key))
+            continue
         if key not in DEFAULTS:
             raise RulesError(f"unknown option {key!r}", (*path, key))
         if isinstance(DEFAULTS[key], bool) and not isinstance(value, bool):
@@ -59,6 +63,16 @@ def read_options(raw: Any, path: tuple = ("options",)) -> dict[str, Any]:
             raise RulesError(f"max_segments must be 1..{MAX_SEGMENTS}", (*path, key))
         out[key] = value
     return out
+
+
+def _policy(value: Any, path: tuple) -> None:
+    """Simulations play one fight policy, `attack`: body checks, side-swipes and tackles (and every other
+    maneuver) are left out of the engine, so a policy asking for them is refused, never approximated."""
+    if value != POLICY:
+        raise RulesError(f"simulations play only the `{POLICY}` policy (every standing combatant attacks "
+                         f"with his first weapon); {value!r} is left out: play body checks, side-swipes and "
+                         "tackles as `body-check` declarations in an encounter or POST "
+                         "/v1/tactical/segments/resolve", path)
 
 
 def read_matchup(data: Any, path: tuple = ()) -> DuelMatchup:

@@ -139,6 +139,26 @@ class BlowLanded(Event):
 
 
 @dataclass(frozen=True)
+class BodyChecked(Event):
+    """A body check, side-swipe or tackle: the contested roll (F39) and who was bounced how far (F40)."""
+
+    kind: ClassVar[str] = "body-check"
+    attacker: str
+    defender: str
+    maneuver: str
+    defence: str
+    av: int
+    dv: int
+    attacker_chance: int
+    defender_chance: int
+    outcome: str
+    bounced: str | None
+    bounce_feet: int
+    dice: tuple[Roll, ...]
+    trace: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
 class CheckRolled(Event):
     """A simple d100 check a combatant made for himself (footing, P-RES, HRT, recovery)."""
 

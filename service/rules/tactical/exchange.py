@@ -39,6 +39,7 @@ class Strike:
     combination_cap: int | None = None  # separate-but-simultaneous: both weapons' AVs added
     intimidate: Intimidate | None = None
     dv_shift: int = 0  # stray fire: the Progressive size modifier on the new target's DV
+    body_committed: bool = False  # a Reprisal on a failed body check: the attacker cannot Dodge it
 
 
 def resolve_strike(board: Board, strike: Strike) -> bool:
@@ -142,7 +143,7 @@ def _choose(board: Board, defender: Combatant, attacker_id: str, strike: Strike)
     if preference in ("best", "parry"):
         options += [_parry(board, defender.id, i, weapon.parry, whole, strike)
                     for i, weapon in enumerate(defender.weapons) if weapon.parry and weapon.ranged is None]
-    if preference in ("best", "dodge") and defender.dodge_dv:
+    if preference in ("best", "dodge") and defender.dodge_dv and not strike.body_committed:
         use = 1 if whole else board.dodges[defender.id] + 1
         value = to_hit.reuse_value(defender.dodge_dv, use, defender.free_dodges)
         options.append(Option(value, "dodge", defender.dodge_dv, use, defender.free_dodges))
@@ -205,7 +206,14 @@ def _defending_against(board: Board, who: str) -> str | None:
 
 def _reprisal(board: Board, strike: Strike) -> None:
     """On a melee miss the defender may strike back at once or break off ("Reprisal")."""
-    defender = board.people[strike.defender]
+    offer_reprisal(board, strike.defender, strike.attacker, strike.weapon)
+
+
+def offer_reprisal(board: Board, defender_id: str, attacker_id: str, missed_weapon: int | None,
+                   body_committed: bool = False) -> None:
+    """"Reprisal": the defender the attack failed against strikes back at once, unless he declared
+    otherwise; after a body check (`body_committed`) the attacker may not Dodge it (Body Check passages)."""
+    defender = board.people[defender_id]
     declared = board.declaration(defender.id, 1)
     choice = declared.reprisal if declared else "attack"
     if choice != "attack" or not can_initiate(defender):
@@ -213,8 +221,8 @@ def _reprisal(board: Board, strike: Strike) -> None:
     weapon = _melee_weapon(defender, declared.weapon if declared else 0)
     if weapon is None:
         return
-    resolve_strike(board, Strike(defender.id, strike.attacker, weapon, "common", "reprisal",
-                                 missed_weapon=strike.weapon))
+    resolve_strike(board, Strike(defender.id, attacker_id, weapon, "common", "reprisal",
+                                 missed_weapon=missed_weapon, body_committed=body_committed))
 
 
 def _melee_weapon(combatant: Combatant, preferred: int) -> int | None:

@@ -18,6 +18,7 @@ from service.rules.tactical.pulse import feet_exact
 
 PULSES = 10
 FULL_PULSES_FOR_CHARGE = 5
+BODY_REACH = 5.0  # a body check meets the foe in his 5-ft Zone, whatever weapon is in hand
 
 
 def reach(combatant: Combatant, weapon: int) -> float:
@@ -29,9 +30,11 @@ def goal(board: Board, declaration: Declaration) -> tuple[float, float, float] |
     """Where a declaration takes its maker: (x, y, stop-short feet), or None when he stays put."""
     if declaration.to is not None:
         return declaration.to[0], declaration.to[1], 0.0
-    if declaration.action in ("attack", "charge") and declaration.target:
+    if declaration.action in ("attack", "charge", "body-check") and declaration.target:
         target = board.people[declaration.target]
-        return target.x, target.y, reach(board.people[declaration.combatant], declaration.weapon) * 0.9
+        near = BODY_REACH if declaration.action == "body-check" else reach(board.people[declaration.combatant],
+                                                                            declaration.weapon)
+        return target.x, target.y, near * 0.9
     return None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from service.rules.errors import OutOfRange, RulesError
 from service.rules.tactical import initiative, ranged
+from service.rules.tactical.body_play import play_body_check
 from service.rules.tactical.board import Board, can_initiate, pain_now
 from service.rules.tactical.combat_state import Combatant, EncounterState
 from service.rules.tactical.declarations import Declaration, read_declarations
@@ -88,7 +89,7 @@ def _declare_and_move(board: Board, ids: tuple[str, ...], number: int) -> None:
         declaration = board.declaration(who, number)
         if declaration is None:
             continue
-        weapon = board.people[who].weapons[declaration.weapon].name
+        weapon = None if declaration.action == "body-check" else board.people[who].weapons[declaration.weapon].name
         board.emit(ActionDeclared(who, number, declaration.action, declaration.target, weapon))
         if not board.options.pulse_move:
             move_whole_cs(board, declaration)
@@ -99,7 +100,7 @@ def _resolve(board: Board, who: str, number: int) -> None:
     declaration = board.declaration(who, number)
     if declaration is not None and declaration.action == "other":
         _work(board, declaration)
-    if declaration is None or declaration.action not in ("attack", "charge", "fire"):
+    if declaration is None or declaration.action not in ("attack", "charge", "fire", "body-check"):
         return
     person = board.people[who]
     if not can_initiate(person):
@@ -114,6 +115,9 @@ def _resolve(board: Board, who: str, number: int) -> None:
     target = board.people[target_id]
     if declaration.action == "fire":
         _fire(board, declaration)
+        return
+    if declaration.action == "body-check":
+        play_body_check(board, declaration)
         return
     gap = distance(person.x, person.y, target.x, target.y)
     if gap > reach(person, declaration.weapon):

@@ -23,3 +23,17 @@ def test_left_out_rules_are_422_naming_the_field(api, change, field):  # noqa: F
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
     fields = [error["field"] for error in response.get_json()["errors"]]
     assert f"matchup.sides.1.combatants.0.{field}" in fields, fields
+
+
+@pytest.mark.parametrize("policy", ["body-check", "side-swipe", "tackle"])
+def test_a_policy_of_body_checks_is_422_naming_the_field(api, policy):  # noqa: F811
+    body = {"matchup": {**matchup([fighter("a")], [fighter("b")]), "options": {"policy": policy}}, "trials": 100}
+    response = api.post("/v1/simulations", json=body)
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    errors = {error["field"]: error["message"] for error in response.get_json()["errors"]}
+    assert "body-check" in errors["matchup.options.policy"], errors
+
+
+def test_the_attack_policy_is_the_one_simulations_play(api):  # noqa: F811
+    body = {"matchup": {**matchup([fighter("a")], [fighter("b")]), "options": {"policy": "attack"}}, "trials": 100}
+    assert api.post("/v1/simulations", json=body).status_code == 202

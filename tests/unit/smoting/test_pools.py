@@ -1,6 +1,7 @@
 """Exact d6 pools against the seed's worked example (*Damage*, Georeg) and enumeration."""
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from itertools import product
 
@@ -58,3 +59,27 @@ def test_leftover_faces_are_refused_with_the_role():
     with pytest.raises(RulesError) as refused:
         pools.refuse_leftovers(dice, "pool", True)
     assert refused.value.field == ("rolls", "pool")
+
+
+def test_generated_faces_are_the_ones_randint_gives():
+    # the round's fast path must not change any seeded answer: same faces, same order, same record
+    a, b = random.Random(11), random.Random(11)
+    assert pools.d6s(a, 5000) == [b.randint(1, 6) for _ in range(5000)]
+    for sides in (2, 3, 5, 7, 20):
+        assert pools.d6s(a, 500, sides) == [b.randint(1, sides) for _ in range(500)]
+    fast, slow = DiceSource(3), DiceSource(3)
+    assert pools.roll(fast, "attack", 6, 5, True, "x") == _slow_roll(slow, "attack", 6, "x")
+    assert fast.dice() == slow.dice()
+    assert pools.plain(fast, "location", 4, "x") == slow.roll("location", 4, 6, combatant="x")
+    assert pools.plain(fast, "effect", 1) == slow.roll("effect", 1, 6)
+    assert pools.plain(fast, "tie_break", 1, sides=3) == slow.roll("tie_break", 1, 3)
+
+
+def _slow_roll(dice, role, n, who):
+    faces, pending = [], n
+    while pending:
+        batch = [dice.take(role, 6, who)[0] for _ in range(pending)]
+        faces += batch
+        pending = batch.count(6)
+    dice.record(role, f"{n}d6", faces, sum(f >= 5 for f in faces), False, who)
+    return faces, sum(f >= 5 for f in faces)

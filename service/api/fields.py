@@ -1,0 +1,63 @@
+"""Field helpers every ruleset's HTTP package builds its schemas from: bounded whole numbers, fixed
+choices, flags and exact fractions, each with the description the contract requires."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from marshmallow import fields, validate
+
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+
+
+def _presence(default: Any, required: bool) -> dict[str, Any]:
+    """Required, or loaded with a default, or simply optional (absent when not sent)."""
+    if required:
+        return {"required": True}
+    return {} if default is None else {"load_default": default}
+
+
+def whole(low: int, high: int, text: str, default: Any = None, required: bool = False, **kw: Any) -> JsonInteger:
+    """A whole number in `low..high` with its description; `meta` adds more OpenAPI metadata."""
+    return JsonInteger(validate=validate.Range(low, high), metadata={"description": text, **kw.pop("meta", {})},
+                       **_presence(default, required), **kw)
+
+
+def bounded(bounds: validate.Range, text: str, default: Any = None, **kw: Any) -> JsonInteger:
+    """A whole number within a named range: required unless it has a default."""
+    assert bounds.min_inclusive and bounds.max_inclusive, "whole numbers take inclusive bounds"
+    return whole(bounds.min, bounds.max, text, default, required=default is None, **kw)
+
+
+def choice(values: Iterable[str], text: str, default: Any = None, required: bool = False,
+           **kw: Any) -> fields.String:
+    """One of a fixed set of names."""
+    return fields.String(validate=validate.OneOf(list(values)), metadata={"description": text},
+                         **_presence(default, required), **kw)
+
+
+def flag(text: str, default: bool | None = False) -> JsonBoolean:
+    """A JSON true/false with its description (no default when `default` is None)."""
+    return JsonBoolean(metadata={"description": text}, **_presence(default, False))
+
+
+def fraction_text(value: Fraction) -> str:
+    """An exact probability as the contract writes it: "n/d" in lowest terms, always with the slash."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def probability_dict(text: str) -> fields.Dict:
+    """An answer's name -> probability object (numbers; required)."""
+    return fields.Dict(keys=fields.String(), values=JsonFloat(), required=True, metadata={"description": text})
+
+
+def exact_strings(text: str, **kw: Any) -> fields.Dict:
+    """An answer's name -> exact fraction string object (required)."""
+    return fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={"description": text},
+                       **kw)
+
+
+def string_or_null(text: str) -> fields.String:
+    """A required string that may be null (an exact fraction that does not apply, an absent name)."""
+    return fields.String(required=True, allow_none=True, metadata={"description": text})

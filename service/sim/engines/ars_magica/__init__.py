@@ -1,0 +1,11 @@
+"""The vectorised `ars-magica` duel: one-on-one melee fights played with numpy arrays, the round resolver's
+rules for everything a duel uses (stress dice and botches, the botch tables, exceptional blows, soak, both
+ladders, all-out attacks and desperate defence by option `ai_stance`, every option that changes a duel).
+`accepts` sends anything else (more fighters, missile weapons, fighters with timed effects) to the resolver
+loop; `tests/unit/ars_magica/test_sim_engine.py` holds the two to the same distribution."""
+from __future__ import annotations
+
+from service.sim.engines.ars_magica.accepts import accepts
+from service.sim.engines.ars_magica.duel import simulate
+
+__all__ = ["accepts", "simulate"]
