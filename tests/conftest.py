@@ -8,7 +8,7 @@ import pytest
 from service.app import create_app
 from service.sessions import connection
 from tests.app_config import DEFAULT_REDISLITE_PATH, isolated_config
-from tests.xdist_units import check_unique_ids, make_scheduler, name_operations, spread_last
+from tests.xdist_units import check_unique_ids, make_scheduler, name_operations, spread_first
 
 
 @pytest.fixture(scope="session")
@@ -38,7 +38,7 @@ def pytest_collection_modifyitems(config, items):
     name_operations(items)
     if hasattr(config, "workerinput"):  # an xdist worker: the order it collects in is the order of the work
         check_unique_ids(items)
-        spread_last(items)
+        spread_first(items)
 
 
 @pytest.hookimpl(optionalhook=True)

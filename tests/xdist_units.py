@@ -2,19 +2,20 @@
 
 Each test module is one unit of work, so its module-scoped servers start once (tests/e2e is one unit as a
 whole: its conftest starts one gunicorn for the directory). Schemathesis's operations are independent and
-the longest part of the suite: they come last, one test at a time to whichever worker is free, so the two
-workers finish within about one operation of each other.
+the longest part of the suite, some of them minutes long: they come first, one test at a time to whichever
+worker is free, so a long one runs beside the rest of the suite, and the many small unit-test modules at
+the end of the collection even out the finish.
 """
 from __future__ import annotations
 
 ONE_UNIT_DIRECTORIES = ("tests/e2e/",)
-SPREAD_LAST = "tests/contract/test_schemathesis.py"
+SPREAD_FIRST = "tests/contract/test_schemathesis.py"
 
 
 def unit_of(nodeid: str) -> str:
-    """The unit of work a test belongs to: itself in SPREAD_LAST, else its directory or module."""
+    """The unit of work a test belongs to: itself in SPREAD_FIRST, else its directory or module."""
     path = nodeid.split("::", 1)[0]
-    if path == SPREAD_LAST:
+    if path == SPREAD_FIRST:
         return nodeid
     return next((directory for directory in ONE_UNIT_DIRECTORIES if path.startswith(directory)), path)
 
@@ -37,9 +38,9 @@ def check_unique_ids(items: list) -> None:
         raise RuntimeError(f"tests sharing a node id (xdist would run one of each): {shared[:5]}")
 
 
-def spread_last(items: list) -> None:
-    """Move SPREAD_LAST's tests to the end, keeping the order of the rest."""
-    items.sort(key=lambda item: item.nodeid.startswith(SPREAD_LAST + "::"))
+def spread_first(items: list) -> None:
+    """Move SPREAD_FIRST's tests to the front, keeping the order of the rest."""
+    items.sort(key=lambda item: not item.nodeid.startswith(SPREAD_FIRST + "::"))
 
 
 def make_scheduler(config, log):
