@@ -507,3 +507,136 @@ def test_bad_input_names_the_field(client, path, body, field):
     fields = problem_fields(client, path, body)
     if field is not None:
         assert any(f == field or f.startswith(field + ".") for f in fields), fields
+
+
+# --- batch 2: defender states, evading targets, checks, rounds -------------------------------------------
+
+
+@pytest.mark.parametrize("state,defence", [("turned", 16), ("pinned", 16), ("flank", 14), ("flank_undefended", 5),
+                                           ("defenceless", 5), ("unaware", 5)])
+def test_other_defender_states(client, state, defence):
+    """FR 6, agl +1: normal 17; turned/pinned -1; flank at half skill (10 + 3 + 1); no defence 5."""
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "defender": {"fighter_rank": 6, "agl_mod": 1, "state": state}})
+    assert body["tl"] == defence
+
+
+def test_def_modifier_adds_to_every_state(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0},
+                                    "defender": {"fighter_rank": 6, "agl_mod": 1, "state": "fallen", "def_modifier": 2}})
+    assert body["tl"] == 13
+
+
+def test_aware_evading_target(client):
+    """Aware, Evading: 15 + target's defence term (FR + agl by default) + range term."""
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "missile": {"range_band": "medium", "target_state": "aware_evading",
+                                                                           "target": {"fighter_rank": 4, "agl_mod": 1}}})
+    assert body["tl"] == 15 + 5 + 10
+    full = post(client, "/to-hit", {"attacker": {"skill": 0}, "options": {"evading_defence": "full"},
+                                    "missile": {"range_band": "medium", "target_state": "aware_evading",
+                                                "target": {"fighter_rank": 4, "agl_mod": 1}}})
+    assert full["tl"] == 15 + 15 + 10
+
+
+def test_point_blank_aware_shot_is_a_melee_confrontation(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "missile": {"range_band": "point_blank", "target_state": "aware_evading",
+                                                                           "target": {"fighter_rank": 4, "agl_mod": 1}}})
+    assert body["tl"] == 15
+
+
+def test_extra_dice_keys_start_at_zero(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 20})
+    assert body["extra_dice_exact"] == {"0": "0/1"} and exact(body["chance_exact"]) == 0
+    assert body["roll"] is None
+
+
+def test_penetrating_blunt_weapon_keeps_blunt_type(client):
+    body = post(client, "/damage", {"impact_cap": 3, "location": "chest", "weapon": {"damage_type": "blunt"},
+                                    "target": {"size": 10}, "rolls": {"impact": [4]}})
+    assert body["roll"]["penetrating"] is True and body["roll"]["wound_type"] == "blunt"
+    assert exact(body["probabilities_exact"]["light_penetrating"]) == Fraction(5, 6)
+
+
+def test_non_penetrating_cut_is_blunt(client):
+    body = post(client, "/damage", {"impact_cap": 3, "location": "chest", "weapon": {"damage_type": "cut"},
+                                    "target": {"size": 10, "armor": {"chest": {"absorption": 1, "penetration_threshold": 4}}},
+                                    "rolls": {"impact": [4]}})
+    assert body["roll"]["effective_impact"] == 3 and body["roll"]["penetrating"] is False
+    assert body["roll"]["wound_type"] == "blunt"
+
+
+def test_impact_expression_merges_critical_dice(client):
+    body = post(client, "/damage", {"impact_cap": 10, "margin": 10, "location": "chest", "target": {"size": 10}})
+    assert body["impact_dice"] == "2d6-1" and body["critical_dice"] == 2 and body["impact_expression"] == "4d6-1"
+    flat = post(client, "/damage", {"impact_cap": -5, "margin": 10, "location": "chest", "target": {"size": 10}})
+    assert flat["impact_expression"] == "1+2d6"
+    d3 = post(client, "/damage", {"impact_cap": 0, "margin": 5, "location": "chest", "target": {"size": 10}})
+    assert d3["impact_expression"] == "1d3+1d6"
+
+
+def test_restrict_and_shock_checks(client):
+    body = post(client, "/check", {"kind": "restrict", "attribute_mod": 2, "tl": 16})
+    assert set(body["probabilities_exact"]) == {"success", "failure"}
+    assert exact(body["chance_exact"]) == p3d6(lambda t: t + 2 > 16)
+
+
+def test_balance_and_pass_through_defaults(client):
+    balance = post(client, "/check", {"kind": "balance"})
+    assert balance["tl"] == 10
+    through = post(client, "/check", {"kind": "pass_through", "danger_hexes": 3, "skill": 4, "attribute_mod": 1})
+    assert through["tl"] == 10 + 2 * 3 and exact(through["chance_exact"]) == p3d6(lambda t: t + 5 > 16)
+
+
+def test_task_check_requires_tl(client):
+    problem_fields(client, "/check", {"kind": "task"})
+
+
+def test_movement_get_rejects_bad_query(client):
+    answer = client.get(f"{BASE}/movement?pace=warp")
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
+
+
+def test_movement_phases_carry_over(client):
+    """Walk: 4 points, 2 per phase; costs that do not fit move to the next phase."""
+    body = post(client, "/movement", {"pace": "walk", "steps": [{"terrain": "rough"}, {"terrain": "rough"}, {"terrain": "open"}]})
+    assert [s["phase"] for s in body["steps"]] == [1, 2, 3]
+    assert [s["total"] for s in body["steps"]] == [2, 4, 5]
+
+
+def duel_state():
+    sword = {"name": "sword", "skill": 6, "impact_mod": 3, "damage_type": "cut"}
+    return {"ruleset": "war-and-combat", "round": 0, "options": {}, "combatants": [
+        {"id": "a", "side": "red", "fighter_rank": 5, "strength": 10, "size": 10, "weapons": [sword],
+         "position": {"q": 0, "r": 0}, "facing": 0},
+        {"id": "b", "side": "blue", "fighter_rank": 3, "strength": 9, "size": 10, "weapons": [sword],
+         "position": {"q": 1, "r": 0}, "facing": 3}]}
+
+
+def test_round_resolves_and_reproduces(client):
+    request = {"state": duel_state(), "declarations": [{"combatant": "a", "action": "engage", "target": "b"},
+                                                       {"combatant": "b", "action": "engage", "target": "a"}], "seed": 99}
+    first = post(client, "/rounds/resolve", request)
+    assert first["round"] == 1 and first["seed"] == 99 and set(first["order"]) == {"a", "b"}
+    for entry in first["initiative"]:
+        fr = {"a": 5, "b": 3}[entry["combatant"]]
+        assert entry["total"] == fr + sum(entry["dice"]) if isinstance(entry["dice"], list) else True
+    types = {e["type"] for e in first["events"]}
+    assert "initiative_rolled" in types and "round_ended" in types
+    assert first["flurries"] and first["flurries"][0]["actions"] == {"a": 3, "b": 2}
+    assert client.post(BASE + "/rounds/resolve", json=request).get_data() == client.post(BASE + "/rounds/resolve", json=request).get_data()
+
+
+def test_round_initiative_from_supplied_rolls(client):
+    request = {"state": duel_state(), "declarations": [], "seed": 1,
+               "rolls": [{"combatant": "a", "role": "initiative", "faces": [1, 1, 1]},
+                         {"combatant": "b", "role": "initiative", "faces": [6, 6, 6]}]}
+    body = post(client, "/rounds/resolve", request)
+    assert body["order"] == ["b", "a"]
+    totals = {e["combatant"]: e["total"] for e in body["initiative"]}
+    assert totals == {"a": 8, "b": 21}
+
+
+def test_round_errors_name_declaration_and_rolls(client):
+    bad_target = {"state": duel_state(), "declarations": [{"combatant": "a", "action": "engage", "target": "zz"}]}
+    assert any(f.startswith("declarations.0") for f in problem_fields(client, "/rounds/resolve", bad_target))
+    bad_face = {"state": duel_state(), "declarations": [], "rolls": [{"combatant": "a", "role": "initiative", "faces": [7, 1, 1]}]}
+    assert any(f.startswith("rolls.0") for f in problem_fields(client, "/rounds/resolve", bad_face))
