@@ -640,3 +640,75 @@ def test_round_errors_name_declaration_and_rolls(client):
     assert any(f.startswith("declarations.0") for f in problem_fields(client, "/rounds/resolve", bad_target))
     bad_face = {"state": duel_state(), "declarations": [], "rolls": [{"combatant": "a", "role": "initiative", "faces": [7, 1, 1]}]}
     assert any(f.startswith("rolls.0") for f in problem_fields(client, "/rounds/resolve", bad_face))
+
+
+# --- batch 3: table edges, options, rolls rules ----------------------------------------------------------
+
+
+def test_impact_cap_beyond_and_below_table(client):
+    assert post(client, "/damage", {"impact_cap": 48, "location": "chest", "target": {"size": 10}})["impact_dice"] == "10d6-9"
+    capped = post(client, "/damage", {"impact_cap": 60, "location": "chest", "target": {"size": 10},
+                                      "options": {"impact_beyond_table": "cap"}})
+    assert capped["impact_dice"] == "9d6-8"
+    assert post(client, "/damage", {"impact_cap": -8, "location": "chest", "target": {"size": 10}})["impact_dice"] == "0"
+
+
+def test_size_beyond_table_extends(client):
+    body = post(client, "/combatant", {"fighter_rank": 0, "size": 41})
+    assert body["thresholds"] == {"impaired": 21, "disabled": 41, "destroyed": 82}
+
+
+def test_flank_half_defence_option(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "options": {"flank_defence": "half_defence"},
+                                    "defender": {"fighter_rank": 6, "agl_mod": 1, "state": "flank"}})
+    assert body["tl"] == 17 // 2
+
+
+def test_limb_side_opposite_names_the_left_limb(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 0, "options": {"limb_side": "opposite"},
+                                    "rolls": {"attack": [6, 6, 6], "location": [6, 6, 6]}})
+    assert body["roll"]["location"] == "left_leg"
+    right = post(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 0,
+                                     "rolls": {"attack": [6, 6, 6], "location": [6, 6, 6], "side": [2]}})
+    assert right["roll"]["location"] == "right_leg"
+
+
+def test_rolls_after_a_miss_are_ignored_and_not_listed(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 17,
+                                    "rolls": {"attack": [1, 1, 1], "location": [2, 2, 2]}})
+    assert body["roll"]["outcome"] == "miss" and body["roll"]["location"] is None and body["roll"]["location_roll"] is None
+    assert [d["role"] for d in body["dice"]] == ["attack"]
+    assert body["dice"][0]["supplied"] is True and body["dice"][0]["total"] == 3
+
+
+def test_too_many_faces_is_422(client):
+    fields = problem_fields(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 10, "rolls": {"attack": [1, 2, 3, 4]}})
+    assert any(f.startswith("rolls.attack") for f in fields)
+
+
+def test_only_rolls_echoes_a_seed(client):
+    body = post(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 0, "rolls": {"attack": [6, 6, 6]}})
+    assert isinstance(body["seed"], int) and body["roll"]["location"] is not None
+
+
+def test_attack_rejects_top_level_defence_bonus(client):
+    fields = problem_fields(client, "/attack", {"attacker": {"skill": 0}, "tl": 10, "impact_cap": 5,
+                                                "target": {"size": 10}, "defence_bonus": {"head": 1}})
+    assert "defence_bonus" in fields
+
+
+def test_to_hit_needs_exactly_one_target(client):
+    problem_fields(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 10, "defender": {"fighter_rank": 1}})
+    problem_fields(client, "/to-hit", {"attacker": {"skill": 0}})
+
+
+def test_bad_option_value_is_422(client):
+    fields = problem_fields(client, "/to-hit", {"attacker": {"skill": 0}, "tl": 10, "options": {"limb_side": "up"}})
+    assert any(f.startswith("options.limb_side") for f in fields)
+
+
+def test_wounds_defence_in_worst_state(client):
+    body = post(client, "/wounds", {"wounds": [{"location": "head", "severity": "serious"}], "fighter_rank": 6, "agl_mod": 1})
+    assert body["defence"] == 5 + 3  # stunned: base 5 + half FR
+    fallen = post(client, "/wounds", {"wounds": [{"location": "left_leg", "severity": "serious"}], "fighter_rank": 6, "agl_mod": 1})
+    assert fallen["defence"] == 11
