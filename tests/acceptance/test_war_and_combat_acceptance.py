@@ -712,3 +712,47 @@ def test_wounds_defence_in_worst_state(client):
     assert body["defence"] == 5 + 3  # stunned: base 5 + half FR
     fallen = post(client, "/wounds", {"wounds": [{"location": "left_leg", "severity": "serious"}], "fighter_rank": 6, "agl_mod": 1})
     assert fallen["defence"] == 11
+
+
+def test_attack_distribution_enumerated_with_armor(client):
+    """The whole attack, enumerated here: 3d6 attack vs DEF 13, location 3d6, armor per location (absorption,
+    penetration threshold, defence bonus), impact 1d6 plus one d6 per 5 points of margin on a critical."""
+    armor = {"head": {"absorption": 2, "penetration_threshold": 1, "defence_bonus": 2},
+             "chest": {"absorption": 1, "penetration_threshold": 3, "defence_bonus": 1}}
+    body = post(client, "/attack", {"attacker": {"skill": 6}, "defender": {"fighter_rank": 3}, "impact_cap": 5,
+                                    "weapon": {"penetration_value": 1, "damage_type": "pierce"},
+                                    "target": {"size": 6, "armor": armor}})
+    row, tl, bonus = (6, 3, 6, 12), 13, 6
+    expected: dict[str, Fraction] = {}
+
+    def add(key, p):
+        expected[key] = expected.get(key, 0) + p
+
+    locations: dict[str, Fraction] = {}
+    for t in THREE_D6:
+        locations[location_of(t)] = locations.get(location_of(t), 0) + Fraction(1, 216)
+    for a in THREE_D6:
+        total = a + bonus
+        if total <= tl:
+            add("miss", Fraction(1, 216))
+            continue
+        for loc, p_loc in locations.items():
+            plate = armor.get(loc, {"absorption": 0, "penetration_threshold": 0, "defence_bonus": 0})
+            margin = total - tl - plate["defence_bonus"]
+            if margin <= 0:
+                add("glance", Fraction(1, 216) * p_loc)
+                continue
+            k = margin // 5 if margin >= 5 else 0
+            faces = list(product(SIXTH, repeat=1 + k))
+            for f in faces:
+                p = Fraction(1, 216) * p_loc / len(faces)
+                if k:
+                    e, pen = sum(f), True
+                else:
+                    e = sum(f) - plate["absorption"]
+                    pen = e > plate["penetration_threshold"] - 1
+                sev = severity(e, row)
+                add("none" if sev == "none" else f"{sev}_{'penetrating' if pen else 'blunt'}", p)
+    got = {k: exact(v) for k, v in body["probabilities_exact"].items()}
+    assert {k: v for k, v in got.items() if v} == expected
+    assert exact(body["chance_exact"]) == 1 - expected["miss"] - expected.get("glance", 0)
