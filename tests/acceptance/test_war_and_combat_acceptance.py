@@ -360,7 +360,7 @@ def test_fumble_check_bands(client):
 
 def test_stumble_n_bands(client):
     body = post(client, "/check", {"kind": "stumble", "tl": 13})
-    miss = lambda t: 13 - t  # noqa: E731
+    miss = lambda t: 13 - t
     expected = {"success": p3d6(lambda t: t > 13), "slip": p3d6(lambda t: miss(t) == 0),
                 "knees": p3d6(lambda t: 1 <= miss(t) <= 3), "hands_and_knees": p3d6(lambda t: 4 <= miss(t) <= 6),
                 "flat": p3d6(lambda t: miss(t) >= 7)}
@@ -756,3 +756,13 @@ def test_attack_distribution_enumerated_with_armor(client):
     got = {k: exact(v) for k, v in body["probabilities_exact"].items()}
     assert {k: v for k, v in got.items() if v} == expected
     assert exact(body["chance_exact"]) == 1 - expected["miss"] - expected.get("glance", 0)
+
+
+def test_critical_margin_without_armor_bonus_option(client):
+    body = {"attacker": {"skill": 10}, "tl": 10, "defence_bonus": {"head": 3},
+            "rolls": {"attack": [2, 2, 2], "location": [1, 1, 1]}}
+    with_bonus = post(client, "/to-hit", body)["roll"]
+    assert with_bonus["margin"] == 16 - 10 - 3 and with_bonus["outcome"] == "hit" and with_bonus["extra_dice"] == 0
+    body["options"] = {"critical_margin_includes_armor_bonus": False}
+    without = post(client, "/to-hit", body)["roll"]
+    assert without["margin"] == 6 and without["outcome"] == "critical" and without["extra_dice"] == 1
