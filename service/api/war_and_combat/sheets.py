@@ -76,7 +76,7 @@ def wounds_answer(body: dict[str, Any]) -> dict[str, Any]:
            for loc in task.SPECIFIC}
     defence = None
     if body.get("fighter_rank") is not None:
-        defence = task.defence(body["fighter_rank"], body["agl_mod"], wounds.defence_state(cond, cond.bad_legs > 0),
+        defence = task.defence(body["fighter_rank"], body["agl_mod"], wounds.defence_state(cond, cond.bad_legs > 0, cond.stunning),
                                options)
     steps = [Step("Wound Effects", "worst wound per location, locations added", cond.action_penalty)]
     return {"action_penalty": cond.action_penalty, "per_location": per, "disabled_limbs": len(cond.disabled),

@@ -37,6 +37,12 @@ class Condition:
         return sum(1 for leg in ("left_leg", "right_leg") if leg in self.disabled or leg in self.impaired)
 
     @cached_property
+    def stunning(self) -> bool:
+        """A serious wound to the head, chest or belly stuns (*Wound Effects › Stun*: the light threshold
+        exceeded; a critical one there knocks out, immobilises or takes both legs instead)."""
+        return any(self.worst[v] == "serious" for v in ("head", "chest", "belly"))
+
+    @cached_property
     def coup_de_grace(self) -> bool:
         """Eligible for an automatic killing stroke: three limbs disabled, unconscious or mortally wounded
         (*Coup-de-Grâce*)."""

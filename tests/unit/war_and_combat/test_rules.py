@@ -185,3 +185,11 @@ def test_movement_points_phases_and_costs():
     assert movement.plan("run", 1, [], OPTIONS).hexes == 4 and movement.plan("run", 2, [], OPTIONS).hexes == 2
     assert movement.plan("sprint", 0, [], opts(sprint_hexes=12)).hexes == 12
     assert movement.terrain_cost("treacherous", "rough", True) == 4
+
+
+def test_serious_vital_wound_leaves_the_stunned_defence():
+    """Wound Effects › Stun: a serious head, chest or belly wound stuns (DEF 5 + half FR); a light one does not."""
+    stunned = wounds.condition([{"location": "chest", "severity": "serious"}])
+    assert stunned.stunning and wounds.defence_state(stunned, False, stunned.stunning) == "stunned"
+    light = wounds.condition([{"location": "head", "severity": "light"}])
+    assert not light.stunning
