@@ -1,0 +1,186 @@
+"""Acceptance tests of `smoting` through the public HTTP API only: the contract of the rules document §12
+and the seed's own examples and tables (003_ef89a6ad2b11b110.txt), with the numbers they state.
+
+Probabilities are checked against an independent exact model of the d6 pool written here from the
+document's §2 (5+ succeeds, every 6 rolls again and chains), never the service's own rules code."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+import pytest
+
+BASE = "/v1/smoting"
+EXACT = re.compile(r"^-?\d+/[1-9]\d*$")
+SIXTH = Fraction(1, 6)
+
+
+# --- an independent exact model of one d6 pool (document §2) ----------------------------------------------
+
+
+@cache
+def die_count(k: int, explode: bool = True) -> Fraction:
+    """P(one die, with its chain of re-rolled 6s, scores exactly k successes)."""
+    if k < 0:
+        return Fraction(0)
+    if not explode:
+        return {0: Fraction(2, 3), 1: Fraction(1, 3)}.get(k, Fraction(0))
+    if k == 0:
+        return Fraction(2, 3)
+    return SIXTH * (k == 1) + SIXTH * die_count(k - 1)
+
+
+@cache
+def pool_count(n: int, k: int, explode: bool = True) -> Fraction:
+    """P(n dice score exactly k successes)."""
+    if n <= 0:
+        return Fraction(int(k == 0))
+    return sum((die_count(j, explode) * pool_count(n - 1, k - j, explode) for j in range(k + 1)), Fraction(0))
+
+
+def at_least(n: int, k: int, explode: bool = True) -> Fraction:
+    return 1 - sum((pool_count(n, j, explode) for j in range(k)), Fraction(0))
+
+
+def frac(text: str) -> Fraction:
+    assert EXACT.match(text), text
+    value = Fraction(text)
+    assert f"{value.numerator}/{value.denominator}" == text, f"{text} not in lowest terms"
+    return value
+
+
+def post(client, path, body, status=200):
+    answer = client.post(BASE + path, json=body)
+    assert answer.status_code == status, answer.get_json()
+    return answer.get_json()
+
+
+def assert_exact_pairs(body: dict) -> None:
+    """Every probability number with a non-null `_exact` twin is the double nearest that lowest-terms fraction."""
+    for key, value in body.items():
+        if key.endswith("_exact") and value is not None:
+            plain = body[key[: -len("_exact")]]
+            if isinstance(value, str):
+                assert plain == float(frac(value))
+            else:
+                assert set(value) == set(plain)
+                for sub, text in value.items():
+                    if text is not None:
+                        assert plain[sub] == float(frac(text)), (key, sub)
+
+
+def exact_sum_is_one(mapping: dict) -> None:
+    assert sum(frac(v) for v in mapping.values()) == 1
+
+
+def assert_dice(body: dict) -> None:
+    assert body["dice"], "a random answer lists its dice"
+    for die in body["dice"]:
+        assert {"role", "expression", "dice", "total", "supplied"} <= set(die)
+        assert all(1 <= face <= 6 for face in die["dice"])
+
+
+def problem_fields(answer) -> set[str]:
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.mimetype == "application/problem+json"
+    return {error["field"] for error in answer.get_json()["errors"]}
+
+
+# --- §2 pools: POST /v1/smoting/check ----------------------------------------------------------------------
+
+
+def test_georegs_attack_faces_score_three_successes(client):
+    """*Damage*: 1,3,5,5,6 and the 6 re-rolled as a 4 are 3 successes (only 5+ fits)."""
+    body = post(client, "/check", {"dice": 5, "rolls": {"pool": [1, 3, 5, 5, 6, 4]}})
+    assert body["pool"] == 5 and body["explode"] is True
+    assert body["roll"] == {"faces": [1, 3, 5, 5, 6, 4], "successes": 3, "outcome": "success"}
+    assert body["dice"][0]["supplied"] is True and body["dice"][0]["dice"] == [1, 3, 5, 5, 6, 4]
+    assert body["seed"] is None
+
+
+@pytest.mark.parametrize("dice", [1, 4, 5, 8])
+def test_check_distribution_is_the_exploding_5_plus_pool(client, dice):
+    body = post(client, "/check", {"dice": dice, "need": 2})
+    assert_exact_pairs(body)
+    table = body["success_probabilities_exact"]
+    assert set(table) == {str(k) for k in range(2 * dice + 1)} | {"more"}
+    for k in range(2 * dice + 1):
+        assert frac(table[str(k)]) == pool_count(dice, k)
+    exact_sum_is_one(table)
+    assert frac(body["chance_exact"]) == at_least(dice, 2)
+    assert frac(body["expected_successes_exact"]) == Fraction(2 * dice, 5)
+    exact_sum_is_one(body["probabilities_exact"])
+
+
+def test_check_without_re_rolls(client):
+    body = post(client, "/check", {"dice": 4, "explode": False})
+    assert body["explode"] is False
+    assert frac(body["chance_exact"]) == 1 - Fraction(2, 3) ** 4
+    assert frac(body["expected_successes_exact"]) == Fraction(4, 3)
+    assert frac(body["success_probabilities_exact"]["more"]) == 0
+
+
+@pytest.mark.parametrize("extra, pool", [({"running": True}, 5), ({"stunned": True}, 2),
+                                         ({"running": True, "stunned": True}, 3), ({"modifiers": -9}, 1)])
+def test_check_pool_modifiers_move_rolls(client, extra, pool):
+    """*Move rolls*: +1d running, -2d stunned; a pool with a base keeps one die."""
+    body = post(client, "/check", {"dice": 4, **extra})
+    assert body["pool"] == pool
+    assert frac(body["chance_exact"]) == at_least(pool, 1)
+
+
+def test_zone_move_needs_two_successes_one_puts_you_on_the_boundary(client):
+    """*Move rolls*: 2 successes arrive, exactly 1 the boundary line, 0 stay."""
+    body = post(client, "/check", {"dice": 4, "kind": "zone_move", "need": 5})
+    probabilities = {k: frac(v) for k, v in body["probabilities_exact"].items()}
+    assert probabilities == {"arrive": at_least(4, 2), "boundary": pool_count(4, 1), "stay": pool_count(4, 0)}
+    assert frac(body["chance_exact"]) == at_least(4, 2)
+    rolled = post(client, "/check", {"dice": 4, "kind": "zone_move", "rolls": {"pool": [5, 1, 2, 3]}})
+    assert rolled["roll"]["outcome"] == "boundary"
+
+
+@pytest.mark.parametrize("dice, roll_needed", [(3, True), (4, False), (6, False)])
+def test_battle_move_rolled_only_below_four_dice(client, dice, roll_needed):
+    """*Move rolls*: a Trivial or Battle move is rolled only with fewer than 4 dice, any success will do."""
+    body = post(client, "/check", {"dice": dice, "kind": "battle_move"})
+    assert body["roll_needed"] is roll_needed
+    assert frac(body["probabilities_exact"]["success"]) == (at_least(dice, 1) if roll_needed else 1)
+
+
+def test_attribute_roll_is_four_plus_level_one_success(client):
+    """*OoA and KIA* "BODY dice (4+level)", *Fatigue* "(4d+level)": one success passes, `need` ignored."""
+    body = post(client, "/check", {"dice": 6, "kind": "attribute", "need": 3})
+    assert frac(body["probabilities_exact"]["success"]) == at_least(6, 1)
+
+
+def test_check_seed_repeats_and_is_echoed(client):
+    first = client.post(BASE + "/check", json={"dice": 6, "seed": 42})
+    again = client.post(BASE + "/check", json={"dice": 6, "seed": 42})
+    assert first.data == again.data
+    body = first.get_json()
+    assert body["seed"] == 42
+    assert_dice(body)
+    assert body["roll"]["faces"] == body["dice"][0]["dice"]
+    odds_only = post(client, "/check", {"dice": 6})
+    assert odds_only["roll"] is None and odds_only["seed"] is None
+    partial = post(client, "/check", {"dice": 6, "rolls": {"pool": [2, 5]}})  # the rest drawn from a random seed
+    assert isinstance(partial["seed"], int) and partial["roll"]["faces"][:2] == [2, 5]
+    again = post(client, "/check", {"dice": 6, "rolls": {"pool": [2, 5]}, "seed": partial["seed"]})
+    assert again == partial
+
+
+def test_check_errors_name_their_fields(client):
+    for body, field in [({"dice": 31}, "dice"), ({"dice": 4, "colour": "red"}, "colour"),
+                        ({"dice": 4, "kind": "sprint"}, "kind"), ({"dice": 4, "options": {"success_min": 7}},
+                                                                   "options.success_min"),
+                        ({"dice": 4, "options": {"no_such_option": 1}}, "options.no_such_option"),
+                        ({"dice": 2, "rolls": {"pool": [1, 7]}}, "rolls.pool.1"), ({}, "dice")]:
+        assert field in problem_fields(client.post(BASE + "/check", json=body)), body
+
+
+def test_success_min_option_changes_the_die(client):
+    body = post(client, "/check", {"dice": 1, "explode": False, "options": {"success_min": 4}})
+    assert frac(body["chance_exact"]) == Fraction(1, 2)
