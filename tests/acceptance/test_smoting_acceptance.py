@@ -184,3 +184,126 @@ def test_check_errors_name_their_fields(client):
 def test_success_min_option_changes_the_die(client):
     body = post(client, "/check", {"dice": 1, "explode": False, "options": {"success_min": 4}})
     assert frac(body["chance_exact"]) == Fraction(1, 2)
+
+
+# --- §4 chance to hit: POST /v1/smoting/to-hit ---------------------------------------------------------------
+
+
+def test_georegs_attack_hits_with_two_extra_successes(client):
+    """*Damage*: the first success makes the hit, the two extras buy specials."""
+    body = post(client, "/to-hit", {"attack_dice": 5, "rolls": {"attack": [1, 3, 5, 5, 6, 4]}})
+    roll = body["roll"]
+    assert (roll["attack_successes"], roll["net"], roll["extra_successes"], roll["outcome"]) == (3, 3, 2, "hit")
+    assert body["attack_dice"] == 5 and body["defence_dice"] is None
+
+
+def test_undefended_attack_extra_success_table(client):
+    body = post(client, "/to-hit", {"attack_dice": 4})
+    assert_exact_pairs(body)
+    assert frac(body["chance_exact"]) == at_least(4, 1)
+    extras = body["extra_success_probabilities_exact"]
+    assert set(extras) == {str(k) for k in range(9)} | {"more"}
+    for k in range(9):
+        assert frac(extras[str(k)]) == pool_count(4, k + 1)
+    assert sum(frac(v) for v in extras.values()) == frac(body["chance_exact"])
+    exact_sum_is_one(body["probabilities_exact"])
+    assert frac(body["probabilities_exact"]["defender_specials"]) == 0
+
+
+@pytest.mark.parametrize("attack, dodge", [(5, 3), (3, 4), (1, 2)])
+def test_fresh_dodge_removes_attack_dice_before_the_roll(client, attack, dodge):
+    """*Defences › Dodge*: dodge successes remove attack dice; a surplus is defender specials."""
+    body = post(client, "/to-hit", {"attack_dice": attack, "defence": {"type": "dodge", "dice": dodge}})
+    assert_exact_pairs(body)
+    hit = sum((pool_count(dodge, d) * at_least(attack - d, 1) for d in range(attack)), Fraction(0))
+    specials = 1 - sum((pool_count(dodge, d) for d in range(attack + 1)), Fraction(0))
+    probabilities = {k: frac(v) for k, v in body["probabilities_exact"].items()}
+    assert probabilities == {"hit": hit, "defender_specials": specials, "miss": 1 - hit - specials}
+    assert frac(body["chance_exact"]) == hit and body["defence_dice"] == dodge
+
+
+def test_dodge_against_fired_missiles_loses_two_dice_and_a_running_defender_one(client):
+    fired = post(client, "/to-hit", {"attack_dice": 4, "attack_type": "fired", "range_zones": 1,
+                                     "defence": {"type": "dodge", "dice": 5, "running": True}})
+    assert fired["defence_dice"] == 2
+    melee = post(client, "/to-hit", {"attack_dice": 4, "defence": {"type": "dodge", "dice": 5}})
+    assert melee["defence_dice"] == 5
+
+
+@pytest.mark.parametrize("pool", [0, 1, 2, 4])
+def test_live_parry_pool_subtracts_its_successes(client, pool):
+    """*Maintaining a Defence Pool*: a live pool is a parry that came up with p successes, then loses one."""
+    body = post(client, "/to-hit", {"attack_dice": 4, "defence": {"type": "parry", "pool": pool}})
+    probabilities = {k: frac(v) for k, v in body["probabilities_exact"].items()}
+    below = sum((pool_count(4, a) for a in range(pool)), Fraction(0))
+    assert probabilities == {"hit": at_least(4, pool + 1), "miss": pool_count(4, pool), "defender_specials": below}
+    assert body["defence_applied"] == pool and body["defence_pool_after"] == max(pool - 1, 0)
+    for k in range(9):
+        assert frac(body["extra_success_probabilities_exact"][str(k)]) == pool_count(4, pool + 1 + k)
+
+
+@pytest.mark.parametrize("pool", [1, 3, 4, 6])
+def test_live_dodge_pool_removes_dice(client, pool):
+    body = post(client, "/to-hit", {"attack_dice": 4, "defence": {"type": "dodge", "pool": pool}})
+    probabilities = {k: frac(v) for k, v in body["probabilities_exact"].items()}
+    hit = at_least(4 - pool, 1) if pool < 4 else Fraction(0)
+    assert probabilities["hit"] == hit
+    assert probabilities["defender_specials"] == (1 if pool > 4 else 0)
+    assert body["defence_pool_after"] == pool - 1
+
+
+def test_fresh_parry_has_no_exact_fraction_but_an_accurate_number(client):
+    """§2: a fresh parry against an exploding pool is an unbounded sum: `*_exact` null, number to 1e-12."""
+    body = post(client, "/to-hit", {"attack_dice": 4, "defence": {"type": "parry", "dice": 3}})
+    assert body["chance_exact"] is None and body["probabilities_exact"] is None
+    top = 40
+    hit = sum(float(pool_count(4, a) * pool_count(3, d)) for a in range(top) for d in range(top) if a - d >= 1)
+    specials = sum(float(pool_count(4, a) * pool_count(3, d)) for a in range(top) for d in range(top) if d > a)
+    assert body["chance"] == pytest.approx(hit, abs=1e-12)
+    assert body["probabilities"]["defender_specials"] == pytest.approx(specials, abs=1e-12)
+    assert sum(body["probabilities"].values()) == pytest.approx(1, abs=1e-12)
+
+
+@pytest.mark.parametrize("cover, dice, explode", [("none", 5, True), ("hard_light", 4, True),
+                                                  ("hard_heavy", 3, False), ("soft_light", 4, True),
+                                                  ("soft_medium", 3, True), ("soft_heavy", 2, True)])
+def test_cover_table(client, cover, dice, explode):
+    """*Cover*: hard light -1d, heavy -2d no rerolls; soft light -1d, medium -2d, heavy -3d."""
+    body = post(client, "/to-hit", {"attack_dice": 5, "attack_type": "fired", "range_zones": 0, "cover": cover})
+    assert body["attack_dice"] == dice and body["explode"] is explode
+    assert frac(body["chance_exact"]) == at_least(dice, 1, explode)
+
+
+@pytest.mark.parametrize("extra, dice", [
+    ({"attack_type": "thrown", "target_running": True}, 4), ({"attack_type": "melee", "target_running": True}, 5),
+    ({"attack_type": "fired", "target_flying_speed": 2}, 3), ({"pressure": 2}, 3), ({"effort": 1}, 6),
+    ({"advantage": True}, 6), ({"attack_type": "fired", "range_zones": 3}, 2), ({"modifiers": -20}, 1),
+    ({"attack_type": "spell", "range_zones": 7}, 1)])
+def test_attack_pool_modifiers_and_the_one_die_floor(client, extra, dice):
+    """*Running*, *Flying*, *Initiative dice of 1* (pressure, effort), advantage, range; *Attacks*: one die minimum."""
+    body = post(client, "/to-hit", {"attack_dice": 5, **extra})
+    assert body["attack_dice"] == dice
+
+
+def test_surprised_defender_has_no_defence(client):
+    body = post(client, "/to-hit", {"attack_dice": 3, "surprised": True, "defence": {"type": "dodge", "dice": 6}})
+    assert frac(body["chance_exact"]) == at_least(3, 1)
+
+
+def test_to_hit_errors_name_their_fields(client):
+    for body, field in [({"attack_dice": 0}, "attack_dice"),
+                        ({"attack_dice": 4, "range_zones": 1}, "range_zones"),
+                        ({"attack_dice": 4, "attack_type": "thrown", "range_zones": 2}, "range_zones"),
+                        ({"attack_dice": 4, "cover": "fog"}, "cover"),
+                        ({"attack_dice": 4, "defence": {"type": "parry", "dice": 2, "pool": 1}}, "defence"),
+                        ({"attack_dice": 4, "defence": {"type": "parry", "dice": 2, "colour": 1}}, "defence.colour"),
+                        ({"attack_dice": 4, "options": {"dodge_floor": "two"}}, "options.dodge_floor"),
+                        ({"attack_dice": 2, "rolls": {"attack": [0, 5]}}, "rolls.attack.0")]:
+        assert field in problem_fields(client.post(BASE + "/to-hit", json=body)), body
+
+
+def test_dodge_floor_one_keeps_a_die(client):
+    body = post(client, "/to-hit", {"attack_dice": 2, "defence": {"type": "dodge", "pool": 3},
+                                    "options": {"dodge_floor": "one"}})
+    assert frac(body["chance_exact"]) == at_least(1, 1)
+    assert frac(body["probabilities_exact"]["defender_specials"]) == 1 - at_least(1, 1)
