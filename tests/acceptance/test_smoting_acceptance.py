@@ -307,3 +307,158 @@ def test_dodge_floor_one_keeps_a_die(client):
                                     "options": {"dodge_floor": "one"}})
     assert frac(body["chance_exact"]) == at_least(1, 1)
     assert frac(body["probabilities_exact"]["defender_specials"]) == 1 - at_least(1, 1)
+
+
+# --- §5 damage: POST /v1/smoting/damage --------------------------------------------------------------------
+
+GEREG_DAMAGE = [2, 4, 5, 5, 2, 4, 5, 6, 1]  # sword 4d + the extra 4d, then the 6's re-roll
+
+
+def bands(pool: int, threshold: int, massive: bool = True) -> dict[str, Fraction]:
+    """Physical bands by damage D (document §5 step 5): 0, 1..T, T+1..2T, 2T+1..3T, above."""
+    cut = [pool_count(pool, d) for d in range(3 * threshold + 1)]
+    answer = {"no_damage": cut[0], "defeat": sum(cut[1:threshold + 1], Fraction(0)),
+              "trauma": sum(cut[threshold + 1:2 * threshold + 1], Fraction(0)),
+              "killing_blow": sum(cut[2 * threshold + 1:], Fraction(0))}
+    answer["massive"] = 1 - sum(answer.values(), Fraction(0))
+    if not massive:
+        answer["killing_blow"] += answer["massive"]
+        answer["massive"] = Fraction(0)
+    return answer
+
+
+def test_georegs_damage_stuns_the_rank_6_ginat(client):
+    """*Damage*: 2,4,5,5 and 2,4,5,6 = 4 damage; rank 6: only a stun (the stun taken instead of the defeat)."""
+    body = post(client, "/damage", {"damage_dice": 4, "extra_successes": 2, "target": {"rank": 6},
+                                    "rolls": {"damage": GEREG_DAMAGE}})
+    assert body["pool"] == 8 and body["threshold"] == 6
+    roll = body["roll"]
+    assert (roll["damage"], roll["final"], roll["band"]) == (4, 4, "defeat")
+    assert roll["stunned"] is True and roll["rank_lost"] is False and roll["trauma"] is False
+    assert_dice(body)
+
+
+def test_georegs_damage_on_a_stunned_ginat_takes_a_rank(client):
+    body = post(client, "/damage", {"damage_dice": 4, "extra_successes": 2,
+                                    "target": {"rank": 6, "stunned": True}, "rolls": {"damage": GEREG_DAMAGE}})
+    assert body["roll"]["stunned"] is False and body["roll"]["rank_lost"] is True
+
+
+@pytest.mark.parametrize("rank, pool", [(6, 8), (1, 4), (3, 6)])
+def test_damage_bands_exact(client, rank, pool):
+    """*Damage/Defeat*: D >= 1 defeat, D > T trauma, D > 2T killing blow, D > 3T massive."""
+    body = post(client, "/damage", {"damage_dice": pool, "target": {"rank": rank}})
+    assert_exact_pairs(body)
+    assert {k: frac(v) for k, v in body["probabilities_exact"].items()} == bands(pool, rank)
+    for k in range(2 * pool + 1):
+        assert frac(body["damage_probabilities_exact"][str(k)]) == pool_count(pool, k)
+    exact_sum_is_one(body["damage_probabilities_exact"])
+
+
+def test_massive_off_folds_into_the_killing_blow(client):
+    body = post(client, "/damage", {"damage_dice": 6, "target": {"rank": 1}, "options": {"massive_kia": False}})
+    assert {k: frac(v) for k, v in body["probabilities_exact"].items()} == bands(6, 1, massive=False)
+
+
+@pytest.mark.parametrize("faces, band", [([5, 5, 5, 5, 5, 1], "trauma"), ([5, 5, 5, 5, 1, 1], "defeat")])
+def test_bonus_rank_raises_the_trauma_threshold(client, faces, band):
+    """*Real Ranks vs Bonus Ranks*: rank 3 with a bonus rank to 4 needs 5 damage for a trauma."""
+    body = post(client, "/damage", {"damage_dice": 6, "target": {"rank": 3, "bonus_ranks": 1, "stunned": True},
+                                    "rolls": {"damage": faces}})
+    assert body["threshold"] == 4 and body["roll"]["band"] == band
+    assert body["roll"]["trauma"] is (band == "trauma")
+
+
+def test_bonus_rank_panic_threshold_in_the_mental_domain(client):
+    body = post(client, "/damage", {"damage_dice": 6, "domain": "mental", "target": {"rank": 3, "bonus_ranks": 1},
+                                    "rolls": {"damage": [5, 5, 5, 5, 5, 1]}})
+    assert body["roll"]["band"] == "panicked"
+    cut = [pool_count(6, d) for d in range(9)]
+    assert {k: frac(v) for k, v in body["probabilities_exact"].items()} == {
+        "no_damage": cut[0], "defeat": sum(cut[1:5]), "panicked": sum(cut[5:9]), "crushed": 1 - sum(cut)}
+
+
+@pytest.mark.parametrize("request_part, pool", [
+    ({"strength": 2, "extra_successes": 1}, 8), ({"armor_resist": 3}, 1), ({"armor_resist": 6}, 0),
+    ({"bonus_dice": -2}, 2)])
+def test_damage_pool(client, request_part, pool):
+    """*Damage*, *Defences › Block*: weapon + STR + 2 per special - Armor Resist - block successes - factor."""
+    body = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 2}, **request_part})
+    assert body["pool"] == pool
+    if pool == 0:
+        assert frac(body["probabilities_exact"]["no_damage"]) == 1
+
+
+def test_a_live_block_pool_and_the_shield_factor_remove_damage_dice(client):
+    """*Defences › Block*: each block success and the blocking factor remove one damage die (4 - 2 - 1 = 1)."""
+    body = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 2}, "block": {"pool": 2, "factor": 1}})
+    distribution = body["damage_probabilities_exact"]
+    for k in range(3):
+        assert frac(distribution[str(k)]) == pool_count(1, k)
+
+
+def test_a_hit_on_an_out_of_action_target_is_a_body_roll(client):
+    """*OoA and KIA*: BODY dice (4 + level), one success or KIA, whatever the damage."""
+    body = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 3, "out_of_action": True, "bod": 1}})
+    assert {k: frac(v) for k, v in body["probabilities_exact"].items()} == {
+        "survives": at_least(5, 1), "kia": pool_count(5, 0)}
+
+
+def test_soak_is_for_heroes_and_cancels_damage(client):
+    """*Soak Rolls*: heroic only; each soak success removes a point of damage."""
+    refused = client.post(BASE + "/damage", json={"target": {"rank": 4, "soak_dice": 3}, "soak": True})
+    assert "soak" in problem_fields(refused)
+    body = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 4, "heroic": True, "soak_dice": 3},
+                                    "soak": True, "rolls": {"damage": [5, 5, 5, 1], "soak": [5, 2, 1]}})
+    assert (body["roll"]["damage"], body["roll"]["soaked"], body["roll"]["final"]) == (3, 1, 2)
+    assert sum(body["probabilities"].values()) == pytest.approx(1, abs=1e-12)
+    top = 40
+    no_damage = sum(float(pool_count(4, d) * pool_count(3, s)) for d in range(top) for s in range(top) if s >= d)
+    assert body["probabilities"]["no_damage"] == pytest.approx(no_damage, abs=1e-12)
+
+
+def test_damage_errors_name_their_fields(client):
+    for body, field in [({"target": {"rank": 10}}, "target.rank"), ({"target": {}}, "target.rank"),
+                        ({"target": {"rank": 3}, "domain": "spiritual"}, "domain"),
+                        ({"target": {"rank": 3}, "block": {"dice": 1, "pool": 1}}, "block"),
+                        ({"target": {"rank": 3}, "options": {"crossover_every": 5}}, "options.crossover_every"),
+                        ({"target": {"rank": 3}, "rolls": {"damage": [6, 6, 9]}}, "rolls.damage.2")]:
+        assert field in problem_fields(client.post(BASE + "/damage", json=body)), body
+
+
+# --- §4 + §5 one attack: POST /v1/smoting/attack -----------------------------------------------------------
+
+
+def test_georegs_whole_attack(client):
+    body = post(client, "/attack", {"attack_dice": 5, "damage_dice": 4, "target": {"rank": 6},
+                                    "rolls": {"attack": [1, 3, 5, 5, 6, 4], "damage": GEREG_DAMAGE}})
+    roll = body["roll"]
+    assert (roll["attack_successes"], roll["extra_successes"], roll["damage_pool"], roll["damage"]) == (3, 2, 8, 4)
+    assert roll["band"] == "defeat" and roll["stunned"] is True and roll["rank_lost"] is False
+    assert {d["role"] for d in body["dice"]} == {"attack", "damage"}
+
+
+def test_attack_outcomes_are_exclusive_and_match_the_model(client):
+    """Extra successes feed the damage pool (+2 dice each): an unbounded sum, accurate to 1e-12."""
+    body = post(client, "/attack", {"attack_dice": 3, "damage_dice": 4, "target": {"rank": 2}})
+    expected = {"defender_specials": 0.0, "miss": float(pool_count(3, 0))}
+    for key in ("no_damage", "defeat", "trauma", "killing_blow", "massive"):
+        expected[key] = 0.0
+    for a in range(1, 40):
+        for key, value in bands(4 + 2 * (a - 1), 2).items():
+            expected[key] += float(pool_count(3, a) * value)
+    assert set(body["probabilities"]) == set(expected)
+    for key, value in expected.items():
+        assert body["probabilities"][key] == pytest.approx(value, abs=1e-12), key
+    assert body["chance"] == pytest.approx(float(at_least(3, 1)), abs=1e-12)
+    assert sum(body["probabilities"].values()) == pytest.approx(1, abs=1e-12)
+    if body["probabilities_exact"] is not None:
+        exact_sum_is_one(body["probabilities_exact"])
+
+
+def test_attack_seed_repeats(client):
+    request = {"attack_dice": 4, "target": {"rank": 3}, "seed": 7}
+    first = client.post(BASE + "/attack", json=request)
+    assert first.data == client.post(BASE + "/attack", json=request).data
+    assert first.get_json()["seed"] == 7
+    assert_dice(first.get_json())
