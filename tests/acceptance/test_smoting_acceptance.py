@@ -462,3 +462,191 @@ def test_attack_seed_repeats(client):
     assert first.data == client.post(BASE + "/attack", json=request).data
     assert first.get_json()["seed"] == 7
     assert_dice(first.get_json())
+
+
+# --- §5 injury: POST /v1/smoting/injury -------------------------------------------------------------------
+
+FACE_MAP = {1: "left_leg", 2: "right_leg", 3: "left_arm", 4: "right_arm", 5: "chest", 6: "head"}
+
+
+def injury_model() -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """*Injury Table*: 4d6, the face shown most; ties to the highest face; a triple shifts 1, four of a kind 2."""
+    faces, shifts = Counter(), Counter()
+    for roll in product(range(1, 7), repeat=4):
+        counts = Counter(roll)
+        most = max(counts.values())
+        faces[max(f for f, c in counts.items() if c == most)] += Fraction(1, 1296)
+        shifts[max(most - 2, 0)] += Fraction(1, 1296)
+    return faces, shifts
+
+
+def test_injury_example_four_four_four_six(client):
+    """*Injury Table*: 4,4,4,6 hits the right arm and the triple lets the attacker shift one area."""
+    body = post(client, "/injury", {"rolls": {"location": [4, 4, 4, 6], "effect": [2]}})
+    roll = body["roll"]
+    assert (roll["face"], roll["location"], roll["shift"]) == (4, "right_arm", 1)
+    assert roll["effect_roll"] == 2 and roll["effect"] == "flesh_wound"
+    assert [d["role"] for d in body["dice"]] == ["location", "effect"]
+
+
+def test_injury_probabilities_from_enumerating_4d6(client):
+    body = post(client, "/injury", {})
+    assert_exact_pairs(body)
+    faces, shifts = injury_model()
+    assert {int(k): frac(v) for k, v in body["face_probabilities_exact"].items()} == faces
+    assert {FACE_MAP[f]: p for f, p in faces.items()} == {
+        k: frac(v) for k, v in body["location_probabilities_exact"].items()}
+    assert {int(k): frac(v) for k, v in body["shift_probabilities_exact"].items()} == shifts
+    assert body["roll"] is None
+
+
+def test_killing_blow_adds_one_to_the_effect_roll(client):
+    """*KILLING BLOW*: +1 to the Effects Table roll."""
+    body = post(client, "/injury", {"killing_blow": True, "rolls": {"location": [6, 6, 1, 2], "effect": [6]}})
+    assert body["roll"]["location"] == "head" and body["roll"]["effect_roll"] == 7
+    assert body["roll"]["effect"] == "kill"
+
+
+def test_injury_ties_go_to_the_highest_face(client):
+    two_pairs = post(client, "/injury", {"rolls": {"location": [1, 1, 3, 3], "effect": [1]}})
+    singles = post(client, "/injury", {"rolls": {"location": [1, 2, 3, 5], "effect": [1]}})
+    assert (two_pairs["roll"]["face"], singles["roll"]["face"]) == (3, 5)
+    assert two_pairs["roll"]["effect"] == "stun"
+    bad = client.post(BASE + "/injury", json={"rolls": {"location": [4, 4, 4, 6, 6]}})
+    assert problem_fields(bad) & {"rolls.location", "rolls.location.4"}
+
+
+# --- combatant: POST /v1/smoting/combatant -----------------------------------------------------------------
+
+
+def test_georegs_soak_pool_is_three_dice(client):
+    """*Soak Rolls*: +1d STR, +2 AGL, 0 BOD: 3 dice; only heroes soak."""
+    hero = post(client, "/combatant", {"physical_rank": 4, "mental_rank": 4, "heroic": True,
+                                       "attributes": {"str": 1, "agl": 2, "bod": 0, "will": 1}})
+    assert hero["soak_dice"] == {"physical": 3, "mental": 1}
+    assert hero["movement_pool"] == 6  # 4 + AGL (*Move rolls*)
+    normal = post(client, "/combatant", {"physical_rank": 4, "mental_rank": 4,
+                                         "attributes": {"str": 1, "agl": 2}})
+    assert normal["soak_dice"] == {"physical": 0, "mental": 0}
+
+
+@pytest.mark.parametrize("group, physical, mental, dice, attacks", [
+    ("none", 0, 0, 0, 1), ("mob", 1, 0, 1, 2), ("crowd", 1, 1, 2, 3), ("horde", 2, 1, 3, 4),
+    ("company", 3, 2, 4, 4), ("unit", 4, 2, 4, 6)])
+def test_mobs_crowds_and_hordes(client, group, physical, mental, dice, attacks):
+    """*Mobs, Crowds and Hordes*: humans of rank 3/3 become a mob 4, a crowd 5/4, a horde 6/5."""
+    body = post(client, "/combatant", {"physical_rank": 3, "mental_rank": 3, "group": group})
+    assert body["group_bonus"] == {"physical": physical, "mental": mental, "dice": dice, "attacks": attacks}
+    assert body["thresholds"] == {"physical": 3 + physical, "mental": 3 + mental}
+    assert body["action_dice"]["rolled"] == 4 + dice
+
+
+@pytest.mark.parametrize("modifier, rolled, kept, reroll_ones", [(0, 4, 4, False), (-3, 1, 1, False),
+                                                                  (-6, 1, 1, True), (5, 9, 8, False)])
+def test_action_dice_bounds(client, modifier, rolled, kept, reroll_ones):
+    """*Initiative & Actions*: base 4; at most 8 kept; below 1 still roll 1 and re-roll a 1."""
+    body = post(client, "/combatant", {"physical_rank": 3, "mental_rank": 3, "action_dice_modifier": modifier})
+    assert body["action_dice"] == {"rolled": rolled, "kept": kept, "reroll_ones": reroll_ones}
+
+
+def test_bonus_ranks_raise_thresholds_and_heroes_fall_to_minus_three(client):
+    """*Real Ranks vs Bonus Ranks*, *OoA and KIA*, *CrossOver Damage* (every 2nd loss crosses over)."""
+    normal = post(client, "/combatant", {"physical_rank": 3, "mental_rank": 5, "bonus_physical": 1})
+    assert normal["thresholds"] == {"physical": 4, "mental": 5}
+    assert normal["defeats_to_out_of_action"]["physical"] == 3  # bonus ranks absorb nothing
+    assert normal["crossover_mental_losses_at"] == [2]
+    fragile_mind = post(client, "/combatant", {"physical_rank": 6, "mental_rank": 2})
+    assert fragile_mind["defeats_to_out_of_action"]["physical"] == 4  # mental 2 - 2 crossovers = 0
+    hero = post(client, "/combatant", {"physical_rank": 6, "mental_rank": 2, "heroic": True})
+    assert hero["defeats_to_out_of_action"]["physical"] == 9
+    assert hero["crossover_mental_losses_at"] == [2, 4, 6, 8]
+    third = post(client, "/combatant", {"physical_rank": 6, "mental_rank": 6, "options": {"crossover_every": 3}})
+    assert third["crossover_mental_losses_at"] == [3, 6]
+
+
+def test_combatant_errors(client):
+    for body, field in [({"mental_rank": 3}, "physical_rank"), ({"physical_rank": 0, "mental_rank": 3},
+                                                                "physical_rank"),
+                        ({"physical_rank": 3, "mental_rank": 3, "group": "legion"}, "group"),
+                        ({"physical_rank": 3, "mental_rank": 3, "attributes": {"luck": 1}}, "attributes.luck")]:
+        assert field in problem_fields(client.post(BASE + "/combatant", json=body)), body
+
+
+# --- §7 movement: POST and GET /v1/smoting/movement ---------------------------------------------------------
+
+
+def test_movement_humans_move_one_zone_a_round(client):
+    """*Movement Speeds*: MR 1, 4d; a zone 50 m, a round 20 s: 2.5 m/s = 9 km/h."""
+    body = client.get(BASE + "/movement").get_json()
+    assert body["pool"] == 4 and body["zones_per_round"] == 1
+    assert frac(body["metres_per_second_exact"]) == Fraction(5, 2) and frac(body["km_per_hour_exact"]) == 9
+    assert {k: frac(v) for k, v in body["zone_move_exact"].items()} == {
+        "arrive": at_least(4, 2), "boundary": pool_count(4, 1), "stay": pool_count(4, 0)}
+    assert body["battle_move"]["roll_needed"] is False and frac(body["battle_move_exact"]["success"]) == 1
+
+
+def test_movement_post_and_get_agree(client):
+    query = {"agl": -2, "mr": 2, "running": "true"}
+    got = client.get(BASE + "/movement", query_string=query)
+    assert got.status_code == 200, got.get_json()
+    posted = post(client, "/movement", {"agl": -2, "mr": 2, "running": True})
+    assert got.get_json() == posted
+    assert posted["pool"] == 3 and posted["battle_move"]["roll_needed"] is True
+    assert frac(posted["battle_move_exact"]["success"]) == at_least(3, 1)
+    assert frac(posted["km_per_hour_exact"]) == 18
+    stunned = post(client, "/movement", {"stunned": True})
+    assert stunned["pool"] == 2
+
+
+def test_movement_errors(client):
+    assert "agl" in problem_fields(client.get(BASE + "/movement", query_string={"agl": "quick"}))
+    assert "options.metres_per_zone" in problem_fields(
+        client.post(BASE + "/movement", json={"options": {"metres_per_zone": "far"}}))
+
+
+# --- GET /v1/rulesets/smoting ---------------------------------------------------------------------------------
+
+
+def test_ruleset_options_tags_and_assumptions(client):
+    body = client.get("/v1/rulesets/smoting").get_json()
+    assert body["id"] == "smoting"
+    options = body["options"]
+    for name, default in [("success_min", 5), ("explode", True), ("min_attack_dice", 1), ("dodge_floor", "none"),
+                          ("action_dice_base", 4), ("crossover_every", 2), ("massive_kia", True),
+                          ("metres_per_zone", 50), ("seconds_per_round", 20), ("take_stun", True),
+                          ("soak_attributes", ["str", "agl", "dex", "bod"]), ("closing_trigger", "no_die_ge_2"),
+                          ("tie_break", "seeded"), ("advantage_dice", 1)]:
+        assert options[name]["default"] == default, name
+        assert options[name]["tag"] in {"DOC", "INF", "DEF"} and options[name]["summary"], name
+    assert options["success_min"]["tag"] == "INF" and options["action_dice_base"]["tag"] == "DOC"
+    assert set(options["dodge_floor"]["choices"]) == {"none", "one"}
+    assumptions = body["assumptions"]
+    assert all({"id", "tag", "summary", "option", "source"} <= set(a) for a in assumptions)
+    assert {a["option"] for a in assumptions} >= {"success_min", "explode", "dodge_floor"}
+    assert {t["name"] for t in body["tables"]} >= {"cover", "groups", "injury-locations", "injury-effects",
+                                                     "armor-resist", "shields", "weapons"}
+
+
+def table(client, name):
+    answer = client.get(f"/v1/rulesets/smoting/tables/{name}")
+    assert answer.status_code == 200, name
+    body = answer.get_json()
+    assert body["ruleset"] == "smoting" and body["name"] == name
+    return body["data"]
+
+
+def test_cover_table_data(client):
+    rows = {row["cover"]: (row["dice"], row["rerolls"]) for row in table(client, "cover")}
+    assert rows["hard_light"] == (-1, True) or rows["hard_light"] == (1, True)
+    assert {k: (abs(v[0]), v[1]) for k, v in rows.items() if k != "none"} == {
+        "hard_light": (1, True), "hard_heavy": (2, False), "soft_light": (1, True), "soft_medium": (2, True),
+        "soft_heavy": (3, True)}
+
+
+def test_groups_and_weapons_tables(client):
+    groups = table(client, "groups")
+    text = str(groups)
+    assert "horde" in text and "unit" in text
+    weapons = table(client, "weapons")
+    assert "one_handed" in str(weapons) and "dagger" in str(weapons)
+    assert client.get("/v1/rulesets/smoting/tables/nothing").status_code == 404
