@@ -650,3 +650,127 @@ def test_groups_and_weapons_tables(client):
     weapons = table(client, "weapons")
     assert "one_handed" in str(weapons) and "dagger" in str(weapons)
     assert client.get("/v1/rulesets/smoting/tables/nothing").status_code == 404
+
+
+# --- §8 one round: POST /v1/smoting/rounds/resolve ----------------------------------------------------------
+
+COUNTDOWN_DICE = {"p1": [6, 2, 2, 2, 1, 1], "p2": [6, 2, 2, 1, 1], "p3": [6, 5, 4, 3], "p4": [2, 2, 1, 1],
+                  "m1": [2, 2, 2, 1], "m2": [2, 1, 1], "m3": [2, 2, 1], "m4": [2, 1, 2]}
+
+
+def countdown_round(closing: int, action: str = "idle") -> dict:
+    """*Actions*: four players (6, 5, 4, 4 dice) and four monsters (4, 3, 3, 3)."""
+    combatants = []
+    for ident, faces in COUNTDOWN_DICE.items():
+        pc = ident.startswith("p")
+        combatants.append({"id": ident, "side": "players" if pc else "monsters", "pc": pc,
+                           "physical_rank": 4, "mental_rank": 4, "zone": "field",
+                           "action_dice_modifier": len(faces) - 4})
+    rolls = [{"combatant": ident, "role": "action", "faces": faces} for ident, faces in COUNTDOWN_DICE.items()]
+    rolls.append({"role": "closing", "faces": [closing]})
+    return {"state": {"ruleset": "smoting", "round": 0, "zones": [{"id": "field", "adjacent": []}],
+                      "combatants": combatants},
+            "declarations": [{"combatant": ident, "action": action} for ident in COUNTDOWN_DICE],
+            "rolls": rolls}
+
+
+def resolve(client, body, status=200):
+    answer = client.post(BASE + "/rounds/resolve", json=body)
+    assert answer.status_code == status, answer.get_json()
+    return answer
+
+
+def test_countdown_example_closing_die_three_closes_after_call_six(client):
+    """*Actions*: the 6s act first; at call 6 player 3 spends his last die, closing is called, the GM rolls
+    a 3, the highest die left, and the round closes with nobody else acting."""
+    body = resolve(client, countdown_round(3)).get_json()
+    assert body["action_dice"] == COUNTDOWN_DICE
+    calls = [(entry["combatant"], entry["die"]) for entry in body["countdown"]]
+    assert calls == [("p1", 6), ("p2", 6), ("p3", 6), ("p3", 5), ("p3", 4), ("p3", 3)]
+    assert all(entry["action"] == "idle" for entry in body["countdown"])
+    assert body["actions_taken"] == 6 and body["closing_called_after"] == 6
+    assert body["closing_die"] == 3 and body["closed_by"] == "closing_die"
+    assert body["round"] == 1 == body["state"]["round"]
+    types = [event["type"] for event in body["events"]]
+    assert "closing_called" in types and types[-1] == "round_closed"
+    assert [event["seq"] for event in body["events"]] == list(range(1, len(types) + 1))
+
+
+def test_countdown_a_low_closing_die_lets_the_twos_act(client):
+    """The closing die has the lowest priority: on a 2 the holders of 2s still act before it."""
+    body = resolve(client, countdown_round(2)).get_json()
+    assert body["actions_taken"] > 6 and body["closed_by"] in {"closing_die", "no_candidates"}
+    assert all(entry["die"] >= 2 for entry in body["countdown"])
+
+
+def test_countdown_highest_die_then_most_dice_then_players(client):
+    """*The Countdown*: highest single die, then the most dice, then players before NPCs."""
+    body = countdown_round(1)
+    body["rolls"][0]["faces"] = [5, 2, 2, 2, 1, 1]  # p1: a 5 and six dice
+    body["rolls"][4]["faces"] = [5, 2, 2, 1]  # m1: a 5 and four dice, after p1
+    first = [entry["combatant"] for entry in resolve(client, body).get_json()["countdown"]][:5]
+    assert first == ["p2", "p3", "p1", "m1", "p3"]
+
+
+def test_pass_discards_the_lowest_die_and_an_exact_tie_is_broken_in_state_order(client):
+    body = countdown_round(3, action="pass")
+    body["state"]["options"] = {"tie_break": "state_order"}
+    answer = resolve(client, body).get_json()
+    assert answer["seed"] is None  # every die supplied, no seeded tie-break needed
+    assert [entry["die"] for entry in answer["countdown"]][:2] == [1, 1]  # p1 passes with its 1s first
+
+
+def test_a_round_replays_byte_for_byte_and_a_seed_repeats(client):
+    body = countdown_round(3)
+    first = resolve(client, body)
+    assert first.get_json()["seed"] is None
+    assert resolve(client, body).data == first.data
+    seeded = {"state": body["state"], "declarations": body["declarations"], "seed": 12345}
+    one = resolve(client, seeded)
+    assert one.data == resolve(client, seeded).data and one.get_json()["seed"] == 12345
+    following = resolve(client, {**seeded, "state": one.get_json()["state"]}).get_json()
+    assert following["round"] == 2
+
+
+def test_a_duel_round_attacks_and_lists_its_dice(client):
+    """A Georeg-like attacker (speed 4 sword) against a Ginat: the 6 attacks, the damage converts per §5."""
+    state = {"ruleset": "smoting", "round": 0, "zones": [{"id": "field", "adjacent": []}],
+             "combatants": [{"id": "georeg", "side": "heroes", "pc": True, "heroic": True, "physical_rank": 4,
+                             "mental_rank": 4, "xposures": {"attack": 5}, "zone": "field",
+                             "status": "in_contact", "engaged_with": ["ginat"]},
+                            {"id": "ginat", "side": "giants", "physical_rank": 6, "mental_rank": 3,
+                             "xposures": {"attack": 4}, "zone": "field", "status": "in_contact",
+                             "engaged_with": ["georeg"]}]}
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 2, 2, 2]},
+             {"combatant": "ginat", "role": "action", "faces": [3, 3, 2, 1]},
+             {"combatant": "georeg", "role": "attack", "faces": [1, 3, 5, 5, 6, 4]},
+             {"combatant": "georeg", "role": "damage", "faces": GEREG_DAMAGE},
+             {"role": "closing", "faces": [6]}]
+    body = resolve(client, {"state": state, "rolls": rolls, "seed": 5, "declarations": [
+        {"combatant": "georeg", "action": "attack", "target": "ginat"},
+        {"combatant": "ginat", "action": "pass"}]}).get_json()
+    first = body["countdown"][0]
+    assert (first["combatant"], first["die"], first["action"]) == ("georeg", 6, "attack")
+    damage = [event for event in body["events"] if event["type"] == "damage_rolled"][0]
+    assert damage["ginat" if "ginat" in damage else "target"] == "ginat" or "ginat" in str(damage)
+    assert "4" in str(damage)
+    assert any(event["type"] == "stunned" for event in body["events"])
+    ginat = [c for c in body["state"]["combatants"] if c["id"] == "ginat"][0]
+    assert ginat.get("lost_physical", 0) == 0
+
+
+def test_round_errors_name_their_fields(client):
+    body = countdown_round(3)
+    body["rolls"][0]["faces"] = [6, 2, 0]
+    assert "rolls.0.faces.2" in problem_fields(client.post(BASE + "/rounds/resolve", json=body))
+    body = countdown_round(3)
+    body["declarations"][0]["target"] = "nobody"
+    body["declarations"][0]["action"] = "attack"
+    assert any(f.startswith("declarations.0") for f in problem_fields(
+        client.post(BASE + "/rounds/resolve", json=body)))
+    body = countdown_round(3)
+    body["state"]["combatants"][0]["physical_rank"] = 12
+    assert "state.combatants.0.physical_rank" in problem_fields(client.post(BASE + "/rounds/resolve", json=body))
+    body = countdown_round(3)
+    body["state"]["options"] = {"tie_break": "coin"}
+    assert "state.options.tie_break" in problem_fields(client.post(BASE + "/rounds/resolve", json=body))
