@@ -751,10 +751,12 @@ def test_a_duel_round_attacks_and_lists_its_dice(client):
         {"combatant": "ginat", "action": "pass"}]}).get_json()
     first = body["countdown"][0]
     assert (first["combatant"], first["die"], first["action"]) == ("georeg", 6, "attack")
+    hit = [event for event in body["events"] if event["type"] == "hit"][0]
+    assert hit["extra_successes"] == 2
     damage = [event for event in body["events"] if event["type"] == "damage_rolled"][0]
-    assert damage["ginat" if "ginat" in damage else "target"] == "ginat" or "ginat" in str(damage)
-    assert "4" in str(damage)
-    assert any(event["type"] == "stunned" for event in body["events"])
+    assert (damage["target"], damage["dice"], damage["damage"]) == ("ginat", 8, 4)
+    assert [event["combatant"] for event in body["events"] if event["type"] == "stunned"] == ["ginat"]
+    assert not any(event["type"] == "rank_lost" for event in body["events"])
     ginat = [c for c in body["state"]["combatants"] if c["id"] == "ginat"][0]
     assert ginat.get("lost_physical", 0) == 0
 
@@ -774,3 +776,76 @@ def test_round_errors_name_their_fields(client):
     body = countdown_round(3)
     body["state"]["options"] = {"tie_break": "coin"}
     assert "state.options.tie_break" in problem_fields(client.post(BASE + "/rounds/resolve", json=body))
+
+
+def duel_state(georeg: dict | None = None, ginat: dict | None = None) -> dict:
+    return {"ruleset": "smoting", "round": 0, "zones": [{"id": "field", "adjacent": []}],
+            "combatants": [{"id": "georeg", "side": "heroes", "pc": True, "physical_rank": 4, "mental_rank": 4,
+                            "xposures": {"attack": 5}, "zone": "field", "status": "in_contact",
+                            "engaged_with": ["ginat"], **(georeg or {})},
+                           {"id": "ginat", "side": "giants", "physical_rank": 6, "mental_rank": 3,
+                            "xposures": {"attack": 4}, "zone": "field", "status": "in_contact",
+                            "engaged_with": ["georeg"], **(ginat or {})}]}
+
+
+def duel(client, georeg_faces, ginat_faces, closing, georeg=None, ginat=None, extra_rolls=(), state=None):
+    rolls = [{"combatant": "georeg", "role": "action", "faces": georeg_faces},
+             {"combatant": "ginat", "role": "action", "faces": ginat_faces},
+             {"role": "closing", "faces": [closing]}, *extra_rolls]
+    return resolve(client, {"state": state or duel_state(georeg, ginat), "rolls": rolls, "seed": 3, "declarations": [
+        {"combatant": "georeg", "action": "attack", "target": "ginat"},
+        {"combatant": "ginat", "action": "pass"}]}).get_json()
+
+
+def test_action_cost_a_one_adds_to_reach_the_weapon_speed(client):
+    """*Action Costs*, *Initiative dice of 1*: a 4 and a 1 pay for a speed 5 weapon in one call."""
+    body = duel(client, [4, 1, 2, 2], [3, 1, 1, 1], 6, georeg={"weapon": {"speed": 5}},
+                extra_rolls=[{"combatant": "georeg", "role": "attack", "faces": [1, 1, 1, 1, 1]}])
+    first = body["countdown"][0]
+    assert (first["combatant"], first["die"], first["action"], first["plus_one"]) == ("georeg", 4, "attack", True)
+
+
+def test_action_cost_dice_accumulate_in_the_discard_pool(client):
+    """*Action Costs*: below the weapon speed, dice go to the discard pool until it reaches the speed."""
+    body = duel(client, [4, 3, 2, 2], [2, 2, 2, 2], 1, georeg={"weapon": {"speed": 5}},
+                extra_rolls=[{"combatant": "georeg", "role": "attack", "faces": [1, 1, 1, 1, 1]}])
+    georeg = [(e["die"], e["action"], e["pool"]) for e in body["countdown"] if e["combatant"] == "georeg"]
+    assert georeg[:2] == [(4, "accumulate", 4), (3, "attack", 0)]
+
+
+def test_action_dice_below_one_roll_one_and_reroll_a_one_above_eight_keep_eight(client):
+    """*Initiative & Actions*: minimum 1 die that cannot be a 1; at most 8 (the best kept)."""
+    body = duel(client, [1, 4], [6, 6, 5, 5, 4, 4, 3, 3, 2], 1, georeg={"action_dice_modifier": -5},
+                ginat={"action_dice_modifier": 5})
+    assert body["action_dice"]["georeg"] == [4]
+    assert sorted(body["action_dice"]["ginat"], reverse=True) == [6, 6, 5, 5, 4, 4, 3, 3]
+
+
+def test_the_closing_die_loses_ties(client):
+    """*The Countdown*: the closing dice comes last, so a die equal to it still acts."""
+    body = duel(client, [6], [3, 3, 2], 3, georeg={"action_dice_modifier": -3},
+                ginat={"action_dice_modifier": -1},
+                extra_rolls=[{"combatant": "georeg", "role": "attack", "faces": [1, 1, 1, 1, 1]}])
+    assert body["closing_called_after"] == 1 and body["closing_die"] == 3
+    # ginat passes (lowest die first) while its highest die, a 3, ties the closing 3; then nobody holds a die
+    assert [(e["combatant"], e["die"]) for e in body["countdown"]] == [
+        ("georeg", 6), ("ginat", 2), ("ginat", 3), ("ginat", 3)]
+    assert body["actions_taken"] == 4 and body["closed_by"] == "no_candidates"
+    lower = duel(client, [6], [3, 3, 2], 4, georeg={"action_dice_modifier": -3},
+                 ginat={"action_dice_modifier": -1},
+                 extra_rolls=[{"combatant": "georeg", "role": "attack", "faces": [1, 1, 1, 1, 1]}])
+    assert lower["actions_taken"] == 1 and lower["closed_by"] == "closing_die"
+
+
+def test_surprise_closes_the_round_immediately(client):
+    """*Surprise*: the surprised roll no dice and the closing die is rolled before the first call."""
+    state = duel_state()
+    state["surprise"] = ["giants"]
+    body = resolve(client, {"state": state, "seed": 9, "declarations": [
+        {"combatant": "georeg", "action": "idle"}],
+        "rolls": [{"combatant": "georeg", "role": "action", "faces": [6, 5, 2, 1]},
+                  {"role": "closing", "faces": [4]}]}).get_json()
+    assert "ginat" not in body["action_dice"]
+    assert body["closing_called_after"] == 0 and body["closing_die"] == 4
+    assert [(e["combatant"], e["die"]) for e in body["countdown"]] == [("georeg", 6), ("georeg", 5)]
+    assert body["closed_by"] == "closing_die"
