@@ -849,3 +849,46 @@ def test_surprise_closes_the_round_immediately(client):
     assert body["closing_called_after"] == 0 and body["closing_die"] == 4
     assert [(e["combatant"], e["die"]) for e in body["countdown"]] == [("georeg", 6), ("georeg", 5)]
     assert body["closed_by"] == "closing_die"
+
+
+def test_a_parry_roll_stays_as_a_live_pool_and_loses_a_success_per_use(client):
+    """*Maintaining a Defence Pool*: 2 parry successes meet the first attack, 1 the second."""
+    state = duel_state(georeg={"xposures": {"attack": 5, "parry": 3}})
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [3, 2, 2, 2]},
+             {"combatant": "ginat", "role": "action", "faces": [6, 5, 1, 1]},
+             {"role": "closing", "faces": [6]},
+             {"combatant": "georeg", "role": "defence", "faces": [5, 5, 1]},
+             {"combatant": "ginat", "role": "attack", "faces": [5, 5, 5, 1, 5, 5, 1, 1]},
+             {"combatant": "ginat", "role": "damage", "faces": [1] * 8}]
+    body = resolve(client, {"state": state, "rolls": rolls, "declarations": [
+        {"combatant": "georeg", "action": "pass", "defence": "parry"},
+        {"combatant": "ginat", "action": "attack", "target": "georeg"}]}).get_json()
+    defences = [e for e in body["events"] if e["type"] == "defence_rolled"]
+    assert len(defences) == 1 and defences[0]["successes"] == 2
+    attacks = [(e["successes"], e["net"]) for e in body["events"] if e["type"] == "attack_rolled"]
+    assert attacks == [(3, 1), (2, 1)]
+    assert body["closing_called_after"] == 2  # ginat holds only 1s: "all used up"
+    assert body["seed"] is None
+
+
+@pytest.mark.parametrize("faces, flags", [([5, 5, 5, 1], (True, False, "killing_blow")),
+                                          ([5, 5, 5, 5], (True, True, "massive")),
+                                          ([5, 5, 1, 1], (False, False, "trauma"))])
+def test_killing_blow_and_massive_flags(client, faces, flags):
+    """*KILLING BLOW* (D > 2T: OoA), *MASSIVE* (D > 3T: KIA) against rank 1."""
+    roll = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 1}, "rolls": {"damage": faces}})["roll"]
+    assert (roll["out_of_action"], roll["killed"], roll["band"]) == flags
+    assert roll["trauma"] is True
+
+
+def test_without_the_stun_option_a_defeat_marks_a_rank(client):
+    roll = post(client, "/damage", {"damage_dice": 4, "target": {"rank": 2}, "options": {"take_stun": False},
+                                    "rolls": {"damage": [5, 1, 1, 1]}})["roll"]
+    assert roll["rank_lost"] is True and roll["stunned"] is False
+
+
+def test_supplied_faces_beyond_what_the_roll_uses_are_refused(client):
+    """Contract: a list longer than its role could use (4 dice without a 6 use 4 faces) answers 422."""
+    refused = client.post(BASE + "/damage", json={"damage_dice": 4, "target": {"rank": 1},
+                                                  "rolls": {"damage": [5, 5, 5, 5, 1]}})
+    assert problem_fields(refused) & {"rolls.damage", "rolls.damage.4"}
