@@ -892,3 +892,44 @@ def test_supplied_faces_beyond_what_the_roll_uses_are_refused(client):
     refused = client.post(BASE + "/damage", json={"damage_dice": 4, "target": {"rank": 1},
                                                   "rolls": {"damage": [5, 5, 5, 5, 1]}})
     assert problem_fields(refused) & {"rolls.damage", "rolls.damage.4"}
+
+
+def georeg_hits_ginat(client, ginat: dict, damage_faces: list[int], more_rolls=()) -> dict:
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 2, 2, 2]},
+             {"combatant": "ginat", "role": "action", "faces": [3, 1, 1, 1]},
+             {"role": "closing", "faces": [6]},
+             {"combatant": "georeg", "role": "attack", "faces": [5, 1, 1, 1, 1, 1, 1, 1, 1, 1]},
+             {"combatant": "georeg", "role": "damage", "faces": damage_faces}, *more_rolls]
+    return resolve(client, {"state": duel_state(ginat=ginat), "rolls": rolls, "seed": 5, "declarations": [
+        {"combatant": "georeg", "action": "attack", "target": "ginat"},
+        {"combatant": "ginat", "action": "pass"}]}).get_json()
+
+
+def test_every_second_physical_loss_crosses_over_to_a_mental_rank(client):
+    """*STUN* (already stunned: the defeat marks a rank), *CrossOver Damage* (the 2nd loss costs a mental rank)."""
+    body = georeg_hits_ginat(client, {"lost_physical": 1, "crossover_physical": 1, "flags": {"stunned": True}},
+                             [5, 1, 1, 1])
+    types = [e["type"] for e in body["events"]]
+    assert types.index("rank_lost") < types.index("crossover")
+    ginat = body["state"]["combatants"][1]
+    assert (ginat["lost_physical"], ginat["lost_mental"]) == (2, 1)
+
+
+def test_a_hit_on_an_out_of_action_creature_rolls_body_or_kia(client):
+    """*OoA and KIA*: a BODY roll (4 + level dice) with no success kills, whatever the damage."""
+    body = georeg_hits_ginat(client, {"lost_physical": 6, "flags": {"ooa": True}}, [6, 6, 6, 6, 6],
+                             [{"combatant": "ginat", "role": "body", "faces": [1, 2, 3, 4]}])
+    assert "ginat" not in body["action_dice"]  # the OoA roll no action dice
+    assert [e["type"] for e in body["events"]].count("killed") == 1
+    assert not any(e["type"] == "damage_rolled" and e["target"] == "ginat" for e in body["events"])
+    assert body["state"]["combatants"][1]["flags"]["kia"] is True
+    survives = georeg_hits_ginat(client, {"lost_physical": 6, "flags": {"ooa": True}}, [6, 6, 6, 6, 6],
+                                 [{"combatant": "ginat", "role": "body", "faces": [1, 2, 3, 5]}])
+    assert survives["state"]["combatants"][1]["flags"]["kia"] is False
+
+
+def test_the_last_real_rank_lost_puts_a_normal_creature_out_of_action(client):
+    body = georeg_hits_ginat(client, {"lost_physical": 5, "flags": {"stunned": True}}, [5, 1, 1, 1])
+    assert "out_of_action" in [e["type"] for e in body["events"]]
+    ginat = body["state"]["combatants"][1]
+    assert ginat["lost_physical"] == 6 and ginat["flags"]["ooa"] is True
