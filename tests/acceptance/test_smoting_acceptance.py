@@ -933,3 +933,51 @@ def test_the_last_real_rank_lost_puts_a_normal_creature_out_of_action(client):
     assert "out_of_action" in [e["type"] for e in body["events"]]
     ginat = body["state"]["combatants"][1]
     assert ginat["lost_physical"] == 6 and ginat["flags"]["ooa"] is True
+
+
+# the seed's *Injury Table* effect descriptions: (extra physical ranks, mental ranks, dice burned)
+SEED_EFFECTS = {"flesh_wound": (1, 0, 0), "broken": (1, 0, 0), "sever": (2, 0, 2), "puncture": (1, 0, 1),
+                "sight": (0, 1, 0), "sound": (0, 1, 0), "balance": (0, 1, 2), "wind": (0, 1, 2), "kill": (0, 2, 0),
+                "maim": (0, 1, 1), "hand": (0, 0, 1), "foot": (0, 0, 1), "stun": (0, 0, 1), "unconscious": (0, 0, 1),
+                "fracture": (0, 0, 0), "bleeder": (0, 0, 0), "paralysis": (0, 0, 0)}
+
+
+def test_injury_effects_table_follows_the_seeds_descriptions(client):
+    data = table(client, "injury-effects")
+    for name, (physical, mental, burn) in SEED_EFFECTS.items():
+        effect = data["effects"][name]
+        assert (effect["physical"], effect["mental"], effect["burn"]) == (physical, mental, burn), name
+    assert data["effects"]["kill"]["save"] == {"attribute": "bod", "dice": -2}  # Body roll at -2d or OoA
+    assert data["effects"]["paralysis"]["save"]["attribute"] == "bod"
+    assert data["effects"]["unconscious"]["save"]["attribute"] == "will"
+    locations = table(client, "injury-locations")
+    assert locations["faces"]["4"] == "right_arm" and locations["faces"]["5"] == "chest"  # the 4,4,4,6 example
+    assert set(locations["optional"]) == {"neck", "groin"}
+
+
+def test_groups_table_matches_the_seed(client):
+    """*Mobs, Crowds and Hordes*."""
+    rows = {row["group"]: (row["physical"], row["mental"], row["dice"], row["attacks"]) for row in
+            table(client, "groups")}
+    assert rows["mob"] == (1, 0, 1, 2) and rows["crowd"] == (1, 1, 2, 3) and rows["horde"] == (2, 1, 3, 4)
+    assert rows["company"] == (3, 2, 4, 4) and rows["unit"] == (4, 2, 4, 6)
+
+
+def test_held_action_jumps_in_after_an_enemy_action_and_carries_over(client):
+    """*Held Actions*: the best die set aside, used right after an enemy's action; unused at the close, kept."""
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 3, 2, 2]},
+             {"combatant": "ginat", "role": "action", "faces": [5, 4, 2, 1]},
+             {"role": "closing", "faces": [2]}]
+    body = resolve(client, {"state": duel_state(), "rolls": rolls, "declarations": [
+        {"combatant": "georeg", "action": "hold"}, {"combatant": "ginat", "action": "idle"}]}).get_json()
+    calls = [(e["combatant"], e["die"], e["action"]) for e in body["countdown"]]
+    assert calls[:3] == [("georeg", 6, "hold"), ("ginat", 5, "idle"), ("georeg", 6, "held_action")]
+    assert body["state"]["combatants"][0]["held_die"] == calls[-1][1] == 2, calls
+    following = resolve(client, {"state": body["state"], "declarations": [
+        {"combatant": "georeg", "action": "hold"}, {"combatant": "ginat", "action": "idle"}],
+        "rolls": [{"combatant": "georeg", "role": "action", "faces": [2, 2, 2, 2]},
+                  {"combatant": "ginat", "role": "action", "faces": [5, 4, 2, 1]},
+                  {"role": "closing", "faces": [6]}]}).get_json()
+    assert [e for e in following["events"] if e["type"] == "action_dice_rolled"][0]["held"] == 2
+    assert [(e["combatant"], e["action"]) for e in following["countdown"]][:2] == [
+        ("ginat", "idle"), ("georeg", "held_action")]
