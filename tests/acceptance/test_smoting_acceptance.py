@@ -981,3 +981,27 @@ def test_held_action_jumps_in_after_an_enemy_action_and_carries_over(client):
     assert [e for e in following["events"] if e["type"] == "action_dice_rolled"][0]["held"] == 2
     assert [(e["combatant"], e["action"]) for e in following["countdown"]][:2] == [
         ("ginat", "idle"), ("georeg", "held_action")]
+
+
+def georeg_is_hit_for_three(client, georeg_faces):
+    state = duel_state(georeg={"heroic": True, "attributes": {"str": 1, "agl": 2, "bod": 0}})
+    rolls = [{"combatant": "georeg", "role": "action", "faces": georeg_faces},
+             {"combatant": "ginat", "role": "action", "faces": [6, 1, 1, 1]},
+             {"role": "closing", "faces": [6]},
+             {"combatant": "ginat", "role": "attack", "faces": [5, 1, 1, 1]},
+             {"combatant": "ginat", "role": "damage", "faces": [5, 5, 5, 1]},
+             {"combatant": "georeg", "role": "soak", "faces": [5, 1, 1]}]
+    return resolve(client, {"state": state, "rolls": rolls, "declarations": [
+        {"combatant": "georeg", "action": "pass"},
+        {"combatant": "ginat", "action": "attack", "target": "georeg"}]}).get_json()
+
+
+def test_georeg_soaks_three_damage_with_three_dice(client):
+    """*Soak Rolls*: Georeg suffers 3 damage, pays with a die and rolls STR 1 + AGL 2 + BOD 0 = 3 dice."""
+    body = georeg_is_hit_for_three(client, [3, 2, 2, 1])
+    soaked = [e for e in body["events"] if e["type"] == "soaked"]
+    assert len(soaked) == 1 and soaked[0]["dice"] == 3 and soaked[0]["soaked"] == 1
+    assert body["seed"] is None
+    # without a 1 to pay with, the default AI keeps its dice when the damage is within the rank (§8)
+    keeps = georeg_is_hit_for_three(client, [3, 2, 2, 2])
+    assert not any(e["type"] == "soaked" for e in keeps["events"])
