@@ -1005,3 +1005,35 @@ def test_georeg_soaks_three_damage_with_three_dice(client):
     # without a 1 to pay with, the default AI keeps its dice when the damage is within the rank (§8)
     keeps = georeg_is_hit_for_three(client, [3, 2, 2, 2])
     assert not any(e["type"] == "soaked" for e in keeps["events"])
+
+
+@cache
+def die_count_min(k: int, success_min: int) -> Fraction:
+    """One exploding die where faces success_min..6 succeed and a 6 rolls again."""
+    if k < 0:
+        return Fraction(0)
+    if k == 0:
+        return Fraction(success_min - 1, 6)
+    return Fraction(6 - success_min, 6) * (k == 1) + SIXTH * die_count_min(k - 1, success_min)
+
+
+@pytest.mark.parametrize("success_min", [2, 4, 6])
+def test_success_min_option_with_re_rolls(client, success_min):
+    """Option `success_min` (§10): the distribution and the mean pool x (7 - success_min)/5."""
+    body = post(client, "/check", {"dice": 2, "options": {"success_min": success_min}})
+    for k in range(5):
+        expected = sum((die_count_min(j, success_min) * die_count_min(k - j, success_min) for j in range(k + 1)),
+                       Fraction(0))
+        assert frac(body["success_probabilities_exact"][str(k)]) == expected
+    assert frac(body["expected_successes_exact"]) == Fraction(2 * (7 - success_min), 5)
+
+
+def test_pool_faces_order_and_count(client):
+    """§2 order of faces: the pool dice, then one face per 6 shown; a face more is refused, a face less drawn."""
+    refused = client.post(BASE + "/check", json={"dice": 5, "rolls": {"pool": [1, 3, 5, 5, 6, 4, 2]}})
+    assert problem_fields(refused) & {"rolls.pool", "rolls.pool.6"}
+    completed = post(client, "/check", {"dice": 5, "seed": 1, "rolls": {"pool": [1, 3, 5, 5, 6]}})
+    faces = completed["roll"]["faces"]
+    assert faces[:5] == [1, 3, 5, 5, 6] and len(faces) >= 6 and completed["dice"][0]["supplied"] is False
+    chained = post(client, "/check", {"dice": 2, "rolls": {"pool": [6, 6, 6, 1, 2]}})
+    assert chained["roll"]["successes"] == 3  # breadth first: 6, 6 | 6, 1 | 2
