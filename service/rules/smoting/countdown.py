@@ -174,7 +174,8 @@ def attack(board: Board, ident: str, die: int, declared: Mapping[str, Any], decl
         return _entry(ident, die, "accumulate" if label == "attack" else label, False, hand.pool)
     hand.pool = 0
     target = declared["target"]
-    if board.active(target) or board.fighters[target]["flags"]["ooa"]:
+    flags = board.fighters[target]["flags"]
+    if board.active(target) or (flags["ooa"] and not flags["kia"]):  # the killed are not hit again
         _strike(board, ident, target, declarations.get(target, {}))
     return _entry(ident, die, label, plus_one, hand.pool)
 
