@@ -1037,3 +1037,23 @@ def test_pool_faces_order_and_count(client):
     assert faces[:5] == [1, 3, 5, 5, 6] and len(faces) >= 6 and completed["dice"][0]["supplied"] is False
     chained = post(client, "/check", {"dice": 2, "rolls": {"pool": [6, 6, 6, 1, 2]}})
     assert chained["roll"]["successes"] == 3  # breadth first: 6, 6 | 6, 1 | 2
+
+
+@pytest.mark.parametrize("faces, result, zone, status", [([5, 5, 1, 1], "arrive", "wood", "alone"),
+                                                          ([5, 1, 1, 1], "boundary", "field", "boundary"),
+                                                          ([1, 1, 1, 1], "stay", "field", "alone")])
+def test_zone_move_in_a_round(client, faces, result, zone, status):
+    """*Move rolls*: a zone move is always rolled: 2 successes arrive, 1 the boundary line, 0 stay."""
+    state = duel_state(georeg={"status": "alone", "engaged_with": []}, ginat={"status": "alone", "engaged_with": []})
+    state["zones"] = [{"id": "field", "adjacent": ["wood"]}, {"id": "wood", "adjacent": ["field"]}]
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 1, 1, 1]},
+             {"combatant": "ginat", "role": "action", "faces": [2, 2, 2, 2]},
+             {"role": "closing", "faces": [6]},
+             {"combatant": "georeg", "role": "move", "faces": faces}]
+    body = resolve(client, {"state": state, "rolls": rolls, "declarations": [
+        {"combatant": "georeg", "action": "move", "move": {"kind": "zone", "to": "wood"}},
+        {"combatant": "ginat", "action": "idle"}]}).get_json()
+    moved = [e for e in body["events"] if e["type"] == "moved"]
+    assert [(e["result"], e["successes"]) for e in moved] == [(result, faces.count(5))]
+    georeg = body["state"]["combatants"][0]
+    assert (georeg["zone"], georeg["status"]) == (zone, status)
