@@ -751,13 +751,13 @@ def test_a_duel_round_attacks_and_lists_its_dice(client):
         {"combatant": "ginat", "action": "pass"}]}).get_json()
     first = body["countdown"][0]
     assert (first["combatant"], first["die"], first["action"]) == ("georeg", 6, "attack")
-    hit = [event for event in body["events"] if event["type"] == "hit"][0]
+    hit = next(event for event in body["events"] if event["type"] == "hit")
     assert hit["extra_successes"] == 2
-    damage = [event for event in body["events"] if event["type"] == "damage_rolled"][0]
+    damage = next(event for event in body["events"] if event["type"] == "damage_rolled")
     assert (damage["target"], damage["dice"], damage["damage"]) == ("ginat", 8, 4)
     assert [event["combatant"] for event in body["events"] if event["type"] == "stunned"] == ["ginat"]
     assert not any(event["type"] == "rank_lost" for event in body["events"])
-    ginat = [c for c in body["state"]["combatants"] if c["id"] == "ginat"][0]
+    ginat = next(c for c in body["state"]["combatants"] if c["id"] == "ginat")
     assert ginat.get("lost_physical", 0) == 0
 
 
@@ -978,7 +978,7 @@ def test_held_action_jumps_in_after_an_enemy_action_and_carries_over(client):
         "rolls": [{"combatant": "georeg", "role": "action", "faces": [2, 2, 2, 2]},
                   {"combatant": "ginat", "role": "action", "faces": [5, 4, 2, 1]},
                   {"role": "closing", "faces": [6]}]}).get_json()
-    assert [e for e in following["events"] if e["type"] == "action_dice_rolled"][0]["held"] == 2
+    assert next(e for e in following["events"] if e["type"] == "action_dice_rolled")["held"] == 2
     assert [(e["combatant"], e["action"]) for e in following["countdown"]][:2] == [
         ("ginat", "idle"), ("georeg", "held_action")]
 

@@ -5,7 +5,8 @@ to the game master is an option or a declaration field; a tie the countdown cann
 recorded die (role `tie_break`) or by the state's order (option `tie_break`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.smoting import combatant as derive
 from service.rules.smoting import fighters, moves, pools, strikes
