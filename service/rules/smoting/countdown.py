@@ -5,7 +5,8 @@ to the game master is an option or a declaration field; a tie the countdown cann
 recorded die (role `tie_break`) or by the state's order (option `tie_break`)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from service.rules.smoting import combatant as derive
 from service.rules.smoting import fighters, moves, pools, strikes
@@ -174,7 +175,8 @@ def attack(board: Board, ident: str, die: int, declared: Mapping[str, Any], decl
         return _entry(ident, die, "accumulate" if label == "attack" else label, False, hand.pool)
     hand.pool = 0
     target = declared["target"]
-    if board.active(target) or board.fighters[target]["flags"]["ooa"]:
+    flags = board.fighters[target]["flags"]
+    if board.active(target) or (flags["ooa"] and not flags["kia"]):  # the killed are not hit again
         _strike(board, ident, target, declarations.get(target, {}))
     return _entry(ident, die, label, plus_one, hand.pool)
 

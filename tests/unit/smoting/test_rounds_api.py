@@ -108,3 +108,19 @@ def test_a_ruleset_without_a_first_state_refuses_one(client):
     refused = client.post("/v1/encounters", json={"ruleset": "tactical", "combatants": [EXAMPLE_COMBATANT],
                                                   "state": {"zones": []}})
     assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == "state.zones"
+
+
+def test_a_killed_target_is_not_attacked_or_killed_again(client):
+    """Seed *OoA and KIA*: the BODY roll is for a creature out of action; once killed, later attacks on it
+    in the same round spend their die without striking (no second `killed`)."""
+    state = copy.deepcopy(EXAMPLE["state"])
+    state["combatants"][1].update({"lost_physical": 6, "flags": {"ooa": True}})
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 5, 4, 2]},
+             {"role": "closing", "faces": [6]},
+             {"combatant": "georeg", "role": "attack", "faces": [5, 1, 1, 1, 1] * 3},
+             {"combatant": "ginat", "role": "body", "faces": [1, 1, 1, 1] * 3}]
+    answer = resolve(client, {"state": state, "rolls": rolls, "declarations": [
+        {"combatant": "georeg", "action": "attack", "target": "ginat"}]}).get_json()
+    types = [event["type"] for event in answer["events"]]
+    assert types.count("killed") == 1 and types.count("attack_rolled") == 1
+    assert [entry["action"] for entry in answer["countdown"]][:3] == ["attack", "attack", "attack"]
