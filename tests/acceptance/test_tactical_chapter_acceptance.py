@@ -429,3 +429,61 @@ def test_bad_declaration_is_a_422_naming_its_path(client):
     request = segment_request({"intimidate": {"presence_av": "x", "sl": 1, "target_dv": 1}}, [20])
     fields = problem_fields(client, "segments/resolve", request)
     assert any(f.startswith("declarations.0.intimidate") for f in fields), fields
+
+
+def test_body_check_declared_in_a_segment_f39_f40_and_reproduces(client):
+    ann = {"id": "ann", "side": "red", "attributes": {"STR": 15, "mSTA": 16, "AGL": 12, "HRT": 11},
+           "mods": {"AGL": 2}, "weapons": CLUB, "armor": [{"type": "singlemail"}, {"type": "padded"}],
+           "speed_mph": 8, "position": {"x": 0, "y": 0}, "facing": 90}
+    bob = {"id": "bob", "side": "blue", "attributes": {"STR": 12, "mSTA": 13, "AGL": 12, "HRT": 11},
+           "mods": {"AGL": 1}, "weapons": CLUB, "position": {"x": 20, "y": 0}, "facing": 270}
+    request = {"state": {"combatants": [ann, bob], "options": {"reprisals": False}}, "declarations": [
+        {"combatant": "ann", "action": "body-check", "target": "bob", "body_check": {"str_mod": 2},
+         "dice": {"initiative": 9, "d100": [1] + [100] * 5}},
+        {"combatant": "bob", "action": "defend", "target": "ann", "dice": {"initiative": 1, "d100": [100] * 6}}]}
+    first, second = resolve(client, {**request, "seed": 1}), resolve(client, {**request, "seed": 2})
+    assert first["events"] == second["events"]
+    checked = of_type(first, "body-check")[0]
+    assert checked["av"] == 2 + 16 + 2 + prog(2) + 8 and checked["dv"] == 1 + 13 + 0
+    assert checked["outcome"] == "defender-bounced" and checked["bounce_feet"] == 8 + (16 - 13)
+
+
+def archery(boy_msta, seed):
+    bow = [{"name": "bow", "av": 50, "parry": 0, "size": 4, "ranged": "bow"}]
+    people = [fighter("archer", "red", 0, 90, bow), fighter("mark", "blue", 60, 270, CLUB),
+              fighter("boy", "blue", 90, 270, CLUB)]
+    people[2]["attributes"]["mSTA"] = boy_msta
+    return {"state": {"combatants": people, "options": {"reprisals": False, "stray_fire": True}}, "seed": seed,
+            "declarations": [
+                {"combatant": "archer", "action": "fire", "target": "mark",
+                 "dice": {"initiative": 9, "d100": [100, 1] + [100] * 4}},
+                {"combatant": "mark", "action": "defend", "target": "archer",
+                 "dice": {"initiative": 1, "d100": [100] * 4}},
+                {"combatant": "boy", "action": "defend", "target": "archer",
+                 "dice": {"initiative": 2, "d100": [100] * 4}}]}
+
+
+def test_stray_fire_in_a_segment_flies_on_with_the_progressive_size_modifier(client):
+    small, again = resolve(client, archery(9, 1)), resolve(client, archery(9, 2))
+    assert small["events"] == again["events"]
+    attacks = of_type(small, "attack")
+    assert [(a["defender"], a["mode"]) for a in attacks] == [("mark", "ranged"), ("boy", "stray")]
+    same_size = of_type(resolve(client, archery(12, 1)), "attack")
+    assert attacks[1]["dv"] - same_size[1]["dv"] == prog(12 - 9)  # 3 points smaller than the mark: +6
+
+
+def test_a_failed_check_against_a_glamourie_trap_is_always_surprise(client):
+    body = post(client, "surprise-check", {"kind": "glamourie-trap", "target_av": 30, "spirit_sl": 6, "dv": 40,
+                                           "aggressor_chance": 60})
+    assert body["target_av"] == 36 and body["target_chance"] == trt(36, 40)
+    exact = {k: Fraction(v) for k, v in body["probabilities_exact"].items()}
+    assert sum(exact.values()) == 1
+    assert exact["stunned"] + exact["overwhelmed"] >= 1 - Fraction(trt(36, 40), 100)
+
+
+def test_healing_below_a_week_goes_by_the_day_at_least_one_per_wound(client):
+    body = post(client, "healing", {"wounds": 9, "healer_sl": 40})
+    days = body["schedule_days"]
+    assert len(days) == 9 and days[0] <= 7 and min(days) >= 1
+    assert all(b == max(1, a - 1) for a, b in zip(days, days[1:]))  # one day less per healed wound
+    assert body["total_days"] == sum(days) and body["needs_skilled_healer"] is True
