@@ -33,6 +33,22 @@ def trt(av: int, dv: int) -> int:
     return min(99, max(1, rhu(Fraction(100 * av, av + dv))))
 
 
+def contest(chance_a: int, chance_b: int) -> dict[str, Fraction]:
+    """RULINGS 5, over all d100 pairs: only a success wins; two successes, the larger margin; else a tie or
+    both fail."""
+    tally = {"a": 0, "b": 0, "tie": 0, "both-fail": 0}
+    for ra in range(1, 101):
+        for rb in range(1, 101):
+            ok_a, ok_b, ma, mb = ra <= chance_a, rb <= chance_b, chance_a - ra, chance_b - rb
+            if ok_a and (not ok_b or ma > mb):
+                tally["a"] += 1
+            elif ok_b and (not ok_a or mb > ma):
+                tally["b"] += 1
+            else:
+                tally["tie" if ok_a and ok_b else "both-fail"] += 1
+    return {k: Fraction(v, 10000) for k, v in tally.items()}
+
+
 def post(client, path, body, status=200):
     response = client.post(f"{BASE}/{path}", json=body)
     assert response.status_code == status, response.get_json()
@@ -88,6 +104,10 @@ def test_body_check_av_dv_and_bounce(client):
     assert body["defender_dv"] == dv
     assert body["defender_bounce_feet"] == 8 + (16 - 13)  # F40: speed + STA difference
     assert body["attacker_chance"] == trt(av, dv) and body["defender_chance"] == trt(dv, av)
+    odds = contest(trt(av, dv), trt(dv, av))
+    exact = {k: Fraction(v) for k, v in body["probabilities_exact"].items()}
+    assert exact == {"defender_bounced": odds["a"], "attacker_bounced": odds["b"],
+                     "both_stop": odds["tie"] + odds["both-fail"]}
 
 
 @pytest.mark.parametrize("flag", [{}, {"moving": True}])
@@ -110,6 +130,19 @@ def test_intimidation_av_dv_and_guard_drop(client):
     assert body["guard_drop"] == 14 - 2
     assert body["attacker_chance"] == trt(36, 40) and body["target_chance"] == trt(40, 36)
     assert body["surrender_check_dv"] == 6  # HRT vs the POT that got through
+    odds = contest(trt(36, 40), trt(40, 36))
+    exact = {k: Fraction(v) for k, v in body["probabilities_exact"].items()}
+    # DV above AV: a won contest makes him back off; anything else leaves him unaffected
+    assert exact == {"backs_off": odds["a"], "unaffected": 1 - odds["a"], "surrenders": 0, "guard_drops": 0}
+
+
+def test_intimidation_with_the_larger_av_surrender_or_guard_drop(client):
+    body = post(client, "intimidation", {"presence_av": 50, "intimidate_sl": 14, "pot_through": 6,
+                                         "target_dv": 30, "target_hrt_mod": 1})
+    odds = contest(trt(56, 30), trt(30, 56))
+    exact = {k: Fraction(v) for k, v in body["probabilities_exact"].items()}
+    assert exact == {"surrenders": odds["a"], "guard_drops": 1 - odds["a"], "backs_off": 0, "unaffected": 0}
+    assert body["guard_drop"] == 14 - 1
 
 
 def test_intimidation_by_reprisal_makes_the_pot_progressive(client):
@@ -290,6 +323,10 @@ def test_concealed_trap_dv_is_the_craftsman_av(client):
     assert body["dv"] == 45 and body["target_av"] == 36
     assert body["target_chance"] == trt(36, 45)
     assert Fraction(body["probabilities_exact"]["none"]) == Fraction(trt(36, 45), 100)
+    # a simple roll: every miss is surprise, lasting F5's max(1, round(fail margin / 10)) CS
+    chance = trt(36, 45)
+    expected = sum(Fraction(max(1, rhu(Fraction(roll - chance, 10))), 100) for roll in range(chance + 1, 101))
+    assert Fraction(body["expected_duration_cs_exact"]) == expected
 
 
 # --- Levels of wounding: moving while mortally wounded (F45), after the battle (A28), healing ---------------
