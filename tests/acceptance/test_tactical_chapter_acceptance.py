@@ -524,3 +524,12 @@ def test_healing_below_a_week_goes_by_the_day_at_least_one_per_wound(client):
     assert len(days) == 9 and days[0] <= 7 and min(days) >= 1
     assert all(b == max(1, a - 1) for a, b in zip(days, days[1:]))  # one day less per healed wound
     assert body["total_days"] == sum(days) and body["needs_skilled_healer"] is True
+
+
+@pytest.mark.parametrize("foe, attacker, height, mode, blocked", [
+    (6, 4, 6, "common", True), (5, 4, 6, "common", False), (2, 0, 6, "close", False), (8, 9, 6, "common", False)])
+def test_melee_mode_and_the_two_size_reach_rule(client, foe, attacker, height, mode, blocked):
+    body = post(client, "melee-spacing", {"foe_weapon_size": foe, "foe_height": height,
+                                          "attacker_weapon_size": attacker})
+    assert body["mode"] == mode and body["body_blocked"] is blocked
+    assert body["spacing_feet"] == (0 if mode == "close" else foe - height / 2)

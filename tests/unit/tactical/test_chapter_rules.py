@@ -156,6 +156,12 @@ def test_melee_spacing_f44():
     assert spacing.spacing(7, Fraction(6), 6, "10mm").mm == 8
 
 
+def test_close_melee_ignores_the_two_size_reach_rule():
+    """Modes of Combat: under height/2 his weapon does not keep a bare-handed attacker off his body."""
+    assert spacing.spacing(2, Fraction(6), 0).body_blocked is False
+    assert spacing.spacing(6, Fraction(6), 4).body_blocked is True
+
+
 def test_dodges_halve_from_the_original_until_zero():
     found = dodge.dodges(20, 7)
     assert found.values == (20, 10, 5, 3, 1, 1, 0) and found.state == "exhausted" and found.dv is None
