@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 
@@ -522,7 +523,7 @@ def test_healing_below_a_week_goes_by_the_day_at_least_one_per_wound(client):
     body = post(client, "healing", {"wounds": 9, "healer_sl": 40})
     days = body["schedule_days"]
     assert len(days) == 9 and days[0] <= 7 and min(days) >= 1
-    assert all(b == max(1, a - 1) for a, b in zip(days, days[1:]))  # one day less per healed wound
+    assert all(b == max(1, a - 1) for a, b in pairwise(days))  # one day less per healed wound
     assert body["total_days"] == sum(days) and body["needs_skilled_healer"] is True
 
 
