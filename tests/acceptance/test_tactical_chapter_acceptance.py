@@ -267,9 +267,12 @@ def test_untie_knot_f42(client, tier_str, sl, crd, untier_str):
 
 def test_stringing_an_over_strength_bow_is_a_str_check_per_action(client):
     body = post(client, "task", {"kind": "string-bow", "bow_str": 16, "strength": 13, "av": 20})
-    assert body["check"] == "STR" and body["dv"] == 16  # the seed's footnote: vs the bow's STR
+    # the footnote: a STR check, 1 action a try, its DV Progressive per point of STR difference
+    assert body["check"] == "STR" and body["dv"] == prog(16 - 13)
     assert body["per_attempt"] is True and Fraction(body["actions_exact"]) == 1
-    assert body["chance"] == trt(20, 16)
+    assert body["chance"] == trt(20, prog(3))
+    within = post(client, "task", {"kind": "string-bow", "bow_str": 13, "strength": 13})
+    assert Fraction(within["actions_exact"]) == Fraction(1, 2) and within["dv"] is None
 
 
 @pytest.mark.parametrize("crossbow, tool, dv", [("light", "goatsfoot", 13), ("light", "belt-hook", 13),

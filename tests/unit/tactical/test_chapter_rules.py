@@ -130,7 +130,8 @@ def test_untying_a_knot_f42():
 def test_stringing_a_bow_above_ones_str_is_a_str_check_vs_the_bow():
     assert tasks.string_bow(12, 14).actions == Fraction(1, 2) and tasks.string_bow(12, 14).dv is None
     hard = tasks.string_bow(16, 14)
-    assert (hard.actions, hard.dv, hard.per_attempt) == (1, 16, True)
+    assert (hard.actions, hard.dv, hard.per_attempt) == (1, 3, True)  # progressive(16 - 14)
+    assert tasks.string_bow(16, 13).dv == 6 and tasks.string_bow(16, 13, "linear").dv == 3
 
 
 def test_cocking_crossbows():
