@@ -537,3 +537,22 @@ def test_melee_mode_and_the_two_size_reach_rule(client, foe, attacker, height, m
                                           "attacker_weapon_size": attacker})
     assert body["mode"] == mode and body["body_blocked"] is blocked
     assert body["spacing_feet"] == (0 if mode == "close" else foe - height / 2)
+
+
+@pytest.mark.parametrize("sl, heals", [(0, False), (8, True)])
+def test_mortal_wounds_heal_only_with_a_healer(client, sl, heals):
+    body = post(client, "healing", {"wounds": 7, "healer_sl": sl})
+    assert body["needs_skilled_healer"] is True and body["heals"] is heals
+
+
+def test_body_point_healing_days_less_cnd_mod_and_healer(client):
+    body = post(client, "healing", {"damage": 10, "healer_sl": 4, "cnd_mod": 2})
+    days = body["schedule_days"]
+    assert days[0] == 10 - 2 - 4 // 4 and len(days) == 10 and min(days) >= 1
+
+
+@pytest.mark.parametrize("built_in, at_hand, actions", [(False, True, 2), (True, True, 1)])
+def test_goatsfoot_grab_and_hook_then_cock(client, built_in, at_hand, actions):
+    body = post(client, "task", {"kind": "cock-crossbow", "crossbow": "light", "tool": "goatsfoot",
+                                 "built_in": built_in, "tool_at_hand": at_hand, "strength": 13, "av": 20})
+    assert Fraction(body["actions_exact"]) == actions and body["dv"] == 13
