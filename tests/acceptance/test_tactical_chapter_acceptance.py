@@ -199,6 +199,11 @@ def test_knock_back_feet_footing_and_barrier(client):
     assert body["barrier_bonus"] == 10 - 4 and body["effective_pot"] == 24 + 6
 
 
+def test_a_barrier_beyond_the_knock_back_adds_nothing(client):
+    body = post(client, "knock-back", {"pot": 24, "modified_sta": 14, "barrier_feet": 12})
+    assert body["feet"] == 10 and body["barrier_bonus"] == 0 and body["effective_pot"] == 24
+
+
 def test_no_knock_back_when_pot_does_not_exceed_msta(client):
     body = post(client, "knock-back", {"pot": 14, "modified_sta": 14})
     assert body["feet"] == 0
@@ -403,6 +408,13 @@ BAD = [
     ("mortal-wound", {"wounds": 9, "str_mod": 2, "cnd_mod": 1}, "cnd"),
     ("after-battle", {"strength": 15}, "wounds"),
     ("healing", {"wounds": "many"}, "wounds"),
+    # the Demoralizing Attack needs at least one point of POT through
+    ("intimidation", {"presence_av": 30, "intimidate_sl": 14, "pot_through": 0, "target_dv": 35}, "pot_through"),
+    ("dodge", {"dodge": 20, "use": 0}, "use"),
+    ("catch", {"distance_feet": -5, "weight_pounds": 10, "catcher": {"modified_sta": 15, "str_mod": 2,
+                                                                      "crd_mod": 1, "cnd": 14}}, "distance_feet"),
+    ("combination", {"kind": "in-concert", "values": [45], "combination_sl": 1, "against": 40}, "values"),
+    ("after-battle", {"strength": 13, "wounds": 11}, "wounds"),
 ]
 
 
