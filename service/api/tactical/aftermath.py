@@ -68,7 +68,7 @@ def post_task(body: dict) -> dict:
     elif kind == "untie":
         found = tasks.untie(body["tier_str"], body["tier_trade_sl"], body["untier_crd_mod"], body["untier_str"])
     elif kind == "string-bow":
-        found = tasks.string_bow(body["bow_str"], body["strength"])
+        found = tasks.string_bow(body["bow_str"], body["strength"], body["progression"])
     else:
         found = tasks.cock_crossbow(body["crossbow"], body["tool"], body["built_in"], body["tool_at_hand"])
     if body["double_time"]:

@@ -112,7 +112,7 @@ def post_body_check(body: dict) -> dict:
     odds = contest_probabilities(a_chance, d_chance)
     shares = {"defender_bounced": odds["a"], "attacker_bounced": odds["b"], "both_stop": odds["tie"] +
               odds["both-fail"]}
-    moving = body["defender"]["moving"]
+    moving = body["defender"]["moving"] or dfd.speed_mph > 0  # a defender with a speed is moving too
     footing_dv, who, step = body_check.footing(att, dfd, scheme)
     steps.append(step)
     return {"attacker_av": av, "defender_dv": dv, "defence": "dodge" if dodging else "stand",

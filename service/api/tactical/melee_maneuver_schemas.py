@@ -61,7 +61,7 @@ class BodySchema(Schema):
     armor_layers = bounded(SMALL, "Layers of armor worn (Progressive bonus on a body check).", 0)
     dodge = JsonInteger(validate=SCORE, metadata={"description": "Defender only: Dodge DV, to dodge instead of "
                                                                  "standing."})
-    moving = JsonBoolean(load_default=False, metadata={"description": "Defender only: also moving (speeds add)."})
+    moving = JsonBoolean(load_default=False, metadata={"description": "Defender only: also moving (speeds add); implied by a speed_mph above 0."})
 
 
 class BodyCheckRequestSchema(Schema):

@@ -61,7 +61,9 @@ class MeleeSpacingSchema(Schema):
     spacing_feet = JsonFloat(required=True, metadata={"description": "Size - height/2 (0 in close melee)."})
     spacing_mm = JsonFloat(required=True, metadata={"description": "Between bases at the scale (F44)."})
     spacing_mm_exact = fields.String(required=True, metadata={"description": "Exact fraction."})
-    body_blocked = JsonBoolean(required=True, metadata={"description": "The foe's weapon is 2+ Sizes larger."})
+    body_blocked = JsonBoolean(required=True, metadata={
+        "description": "Common melee and the foe's weapon is 2+ Sizes larger than the attacker's: his body is out "
+                       "of reach."})
     trace = trace_field()
 
 

@@ -2,7 +2,8 @@
 
 Against a foe whose weapon Size is under half his height, the fight is close melee with bases touching;
 otherwise common melee, with the attacker kept back (Size - height/2) feet of scale, 5 mm a foot at
-25 mm scale. A foe whose weapon is 2+ Sizes larger than the attacker's keeps him off his body.
+25 mm scale. In common melee a foe whose weapon is 2+ Sizes larger than the attacker's keeps him off his
+body; in close melee the attacker's weapon Size does not matter.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def spacing(foe_weapon_size: int, foe_height: Fraction, attacker_weapon_size: in
     close = foe_weapon_size < half
     feet = Fraction(0) if close else foe_weapon_size - half
     mm = feet * MM_PER_FOOT[scale]
-    blocked = foe_weapon_size >= attacker_weapon_size + 2
+    blocked = not close and foe_weapon_size >= attacker_weapon_size + 2  # in close melee his weapon is no bar
     steps = [Step(HEADING, f"foe's weapon Size {foe_weapon_size} {'<' if close else '>='} height/2 {float(half):g}: "
                            f"{'close' if close else 'common'} melee", "close" if close else "common"),
              Step(f"{HEADING} (F44, A44)", f"(Size - height/2) x {MM_PER_FOOT[scale]} mm at {scale}", mm)]

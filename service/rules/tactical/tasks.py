@@ -2,7 +2,7 @@
 
 Each task answers the actions it takes and, where the text asks for a check, its DV: rummaging a full
 pouch (CRD vs Progressive(items) + mph), untying a knot (F42), stringing a bow stronger than oneself (STR
-vs the bow's STR, one action a try), cocking a crossbow (STR vs 13 with a goatsfoot or belt hook, 20 or 30
+vs Progressive(the STR gap), one action a try), cocking a crossbow (STR vs 13 with a goatsfoot or belt hook, 20 or 30
 bare-handed; a crannequin or windlass always works). Taking double time in adverse conditions halves
 the DV ("Core task resolution").
 """
@@ -81,13 +81,16 @@ def untie(tier_str: int, tier_trade_sl: int, untier_crd_mod: int, untier_str: in
                                                                      f"{tier_str}), at least 1/4", time),))
 
 
-def string_bow(bow_str: int, strength: int) -> Task:
-    """Table 4-1 **: 1/2 action; a bow above one's STR takes a STR check vs the bow's STR, 1 action a try."""
+def string_bow(bow_str: int, strength: int, scheme: Progression = "triangular") -> Task:
+    """Table 4-1 **: 1/2 action; a bow above one's STR takes a STR check, 1 action a try, whose DV is
+    Progressive per point the bow's STR exceeds the character's (the footnote's closing sentence)."""
     if bow_str <= strength:
         return Task(Fraction(1, 2), None, None, False, (Step(TABLE, "string a bow within one's STR", Fraction(1, 2)),))
-    return Task(Fraction(1), bow_str, "STR", True,
-                (Step(TABLE, f"bow STR {bow_str} above STR {strength}: STR check vs {bow_str}, 1 action per try "
-                             "(the seed's footnote; the digest's Progressive DV is not in it)", bow_str),))
+    gap = bow_str - strength
+    dv = progressive(gap, scheme)
+    return Task(Fraction(1), dv, "STR", True,
+                (Step(TABLE, f"bow STR {bow_str} above STR {strength}: STR check vs progressive({gap}), 1 action "
+                             "per try", dv),))
 
 
 def cock_crossbow(crossbow: str, tool: str, built_in: bool = False, tool_at_hand: bool = True) -> Task:

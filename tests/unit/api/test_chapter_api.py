@@ -135,3 +135,11 @@ def test_batch_offers_every_operation_it_can_run():
     from service.api.tactical.batch import OPS as RUNNABLE
     from service.api.tactical.batch_schemas import OPS as DOCUMENTED
     assert set(RUNNABLE) == set(DOCUMENTED)
+
+
+def test_body_check_a_defender_with_a_speed_is_moving(client):
+    """F40: both moving, the speeds add, whether or not the caller also set `moving`."""
+    attacker = {"agl_mod": 0, "modified_sta": 14, "str_mod": 0, "strength": 13, "speed_mph": 6}
+    defender = {"agl_mod": 0, "modified_sta": 12, "str_mod": 0, "strength": 13, "speed_mph": 4}
+    body = post(client, "body-check", {"kind": "body-check", "attacker": attacker, "defender": defender})
+    assert body.status_code == 200 and body.get_json()["defender_bounce_feet"] == 6 + 4 + 2

@@ -130,7 +130,8 @@ def test_untying_a_knot_f42():
 def test_stringing_a_bow_above_ones_str_is_a_str_check_vs_the_bow():
     assert tasks.string_bow(12, 14).actions == Fraction(1, 2) and tasks.string_bow(12, 14).dv is None
     hard = tasks.string_bow(16, 14)
-    assert (hard.actions, hard.dv, hard.per_attempt) == (1, 16, True)
+    assert (hard.actions, hard.dv, hard.per_attempt) == (1, 3, True)  # progressive(16 - 14)
+    assert tasks.string_bow(16, 13).dv == 6 and tasks.string_bow(16, 13, "linear").dv == 3
 
 
 def test_cocking_crossbows():
@@ -154,6 +155,12 @@ def test_melee_spacing_f44():
     close = spacing.spacing(2, Fraction(6), 2)
     assert (close.mode, close.mm, close.body_blocked) == ("close", 0, False)
     assert spacing.spacing(7, Fraction(6), 6, "10mm").mm == 8
+
+
+def test_close_melee_ignores_the_two_size_reach_rule():
+    """Modes of Combat: under height/2 his weapon does not keep a bare-handed attacker off his body."""
+    assert spacing.spacing(2, Fraction(6), 0).body_blocked is False
+    assert spacing.spacing(6, Fraction(6), 4).body_blocked is True
 
 
 def test_dodges_halve_from_the_original_until_zero():
