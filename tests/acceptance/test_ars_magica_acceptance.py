@@ -12,8 +12,9 @@ from math import ceil
 
 import pytest
 
+from tests.acceptance.contract import assert_exact_pairs, exact_fraction, poster
+
 BASE = "/v1/ars-magica"
-EXACT = re.compile(r"^-?\d+/[1-9]\d*$")
 EXPRESSION = re.compile(r"^[+-]?(\d+d\d+|\d+)([+-](\d+d\d+|\d+))*$")
 
 
@@ -80,31 +81,8 @@ def beat(attack: int, defence: int | None, margin: int, botch_attack: int = 1, b
     return total
 
 
-def frac(text: str) -> Fraction:
-    assert EXACT.match(text), text
-    value = Fraction(text)
-    num, den = text.split("/")
-    assert Fraction(int(num), int(den)).denominator == int(den), f"{text} not in lowest terms"
-    return value
-
-
-def post(client, path, body, status=200):
-    answer = client.post(BASE + path, json=body)
-    assert answer.status_code == status, answer.get_json()
-    return answer.get_json()
-
-
-def assert_exact_pairs(body: dict) -> None:
-    """Every probability number has its `_exact` twin: the nearest double to a lowest-terms fraction."""
-    for key, value in body.items():
-        if key.endswith("_exact") and value is not None:
-            plain = body[key[: -len("_exact")]]
-            if isinstance(value, str):
-                assert plain == float(frac(value))
-            else:
-                assert set(value) == set(plain)
-                for sub, text in value.items():
-                    assert plain[sub] == float(frac(text))
+frac = exact_fraction
+post = poster(BASE)
 
 
 def assert_dice(body: dict) -> None:

@@ -5,7 +5,6 @@ Probabilities are checked against an independent exact model of the d6 pool writ
 document's §2 (5+ succeeds, every 6 rolls again and chains), never the service's own rules code."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -13,8 +12,10 @@ from itertools import product
 
 import pytest
 
+from tests.acceptance.contract import assert_exact_pairs as assert_pairs
+from tests.acceptance.contract import exact_fraction, poster
+
 BASE = "/v1/smoting"
-EXACT = re.compile(r"^-?\d+/[1-9]\d*$")
 SIXTH = Fraction(1, 6)
 
 
@@ -45,31 +46,13 @@ def at_least(n: int, k: int, explode: bool = True) -> Fraction:
     return 1 - sum((pool_count(n, j, explode) for j in range(k)), Fraction(0))
 
 
-def frac(text: str) -> Fraction:
-    assert EXACT.match(text), text
-    value = Fraction(text)
-    assert f"{value.numerator}/{value.denominator}" == text, f"{text} not in lowest terms"
-    return value
-
-
-def post(client, path, body, status=200):
-    answer = client.post(BASE + path, json=body)
-    assert answer.status_code == status, answer.get_json()
-    return answer.get_json()
+frac = exact_fraction
+post = poster(BASE)
 
 
 def assert_exact_pairs(body: dict) -> None:
-    """Every probability number with a non-null `_exact` twin is the double nearest that lowest-terms fraction."""
-    for key, value in body.items():
-        if key.endswith("_exact") and value is not None:
-            plain = body[key[: -len("_exact")]]
-            if isinstance(value, str):
-                assert plain == float(frac(value))
-            else:
-                assert set(value) == set(plain)
-                for sub, text in value.items():
-                    if text is not None:
-                        assert plain[sub] == float(frac(text)), (key, sub)
+    """Exact twins as everywhere; an entry may be null where the document allows (an unbounded sum)."""
+    assert_pairs(body, null_entries=True)
 
 
 def exact_sum_is_one(mapping: dict) -> None:

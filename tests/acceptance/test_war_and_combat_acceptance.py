@@ -4,14 +4,14 @@ and the seed's own tables and numbers (001_d3fcdeb4abcc49d7.txt), with the exact
 Every exact probability is computed here by enumerating the dice independently (never the service's code)."""
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from itertools import product
 
 import pytest
 
+from tests.acceptance.contract import exact_fraction, poster
+
 BASE = "/v1/war-and-combat"
-EXACT = re.compile(r"^-?\d+/[1-9]\d*$")
 SIXTH = range(1, 7)
 THREE_D6 = [sum(f) for f in product(SIXTH, repeat=3)]
 
@@ -20,17 +20,8 @@ def p3d6(predicate) -> Fraction:
     return Fraction(sum(1 for t in THREE_D6 if predicate(t)), 216)
 
 
-def exact(text: str) -> Fraction:
-    assert EXACT.match(text), text
-    value = Fraction(text)
-    assert f"{value.numerator}/{value.denominator}" == text, f"{text} not in lowest terms"
-    return value
-
-
-def post(client, path, body, status=200):
-    answer = client.post(BASE + path, json=body)
-    assert answer.status_code == status, answer.get_json()
-    return answer.get_json()
+exact = exact_fraction
+post = poster(BASE)
 
 
 def problem_fields(client, path, body) -> set[str]:
