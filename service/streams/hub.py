@@ -1,13 +1,14 @@
-"""One thread per worker process that writes every event stream handed to it, fed by one Redis subscription.
+"""One thread per worker process that writes every event stream handed to it, fed by Redis pub/sub.
 
-A stream costs a socket, a few hundred bytes here and nothing else while idle. Two threads do the work:
-- the reader holds the process's single pub/sub connection (PSUBSCRIBE on every encounter's channel) and
-  queues each message for the writer; after a reconnect it asks the writer to re-read the logs;
-- the writer (a selector loop) adopts sockets, fans each message out to that encounter's local streams,
-  sends heartbeats, ends streams at their deadline, notices clients that went away, and renews or
-  releases the streams' admission leases.
+A stream costs a socket, a few hundred bytes here and nothing else while idle. One thread (a selector
+loop) does all the work: it adopts sockets, holds the process's pub/sub connection (`Subscription`:
+SUBSCRIBE to the channel of each encounter this process has a stream for, so unwatched encounters cost
+it nothing), fans each message out to that encounter's local streams, sends heartbeats, ends streams at
+their deadline, notices clients that went away, and renews or releases the streams' admission leases.
 A message carries the events it logged; a stream that would miss one (it is behind the message, e.g. the
-message raced the stream's hand-off) reads the encounter's log from its last `seq` instead.
+message raced the stream's hand-off or the subscription) reads the encounter's log from its last `seq`
+instead. Every subscription's confirmation triggers that read for its streams, which covers what was
+logged before the channel was live, and after a reconnect every channel is subscribed (and read) again.
 """
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from service.sessions.errors import EncounterNotFound
-from service.sessions.repository import PREFIX
+from service.sessions.repository import Keys
 from service.streams import sse
 from service.streams.admission import RENEW_SECONDS, Admission, Lease
+from service.streams.subscription import Subscription
 
 log = logging.getLogger("referee.streams")
-CHANNELS = PREFIX + "{*}:live"
 BUFFER_LIMIT = 512 * 1024  # bytes a stream may have unsent before it is dropped as too slow
 
 
@@ -68,7 +69,11 @@ class StreamHub:
         self._streams: dict[str, set[Stream]] = {}
         self._polled: set[Stream] = set()  # streams fed by polling (simulation progress), not by messages
         self._lock = threading.Lock()
-        self._subscribed = threading.Event()
+        self._subscription: Subscription | None = None
+        self._connect_at = 0.0  # when to (re)connect the subscription while it is down
+        self._backoff = 0.5
+        self._awaiting_pong = False
+        self._connected = threading.Event()
         self._started = False
         self._stopping = False
 
@@ -78,14 +83,13 @@ class StreamHub:
         return sum(len(streams) for streams in self._streams.values()) + len(self._polled)
 
     def start(self, wait: float = 5.0) -> None:
-        """Start both threads once; return when the subscription is live (or after `wait` seconds)."""
+        """Start the hub's thread once; return when its subscription is connected (or after `wait` s)."""
         with self._lock:
             if not self._started:
                 self._started = True
                 self._selector.register(self._wake_r, selectors.EVENT_READ, None)
-                threading.Thread(target=self._read, name="referee-stream-reader", daemon=True).start()
-                threading.Thread(target=self._write, name="referee-stream-writer", daemon=True).start()
-        self._subscribed.wait(wait)
+                threading.Thread(target=self._run, name="referee-stream-hub", daemon=True).start()
+        self._connected.wait(wait)
 
     def adopt(self, stream: Stream) -> None:
         """Take over a connection whose response headers were sent; the hub owns the socket from now on."""
@@ -95,36 +99,7 @@ class StreamHub:
         """Close every stream (clients reconnect with Last-Event-ID) and release their leases."""
         self._post(("stop", None))
 
-    # --- the reader thread -------------------------------------------------------------------------
-    def _read(self) -> None:
-        backoff, first = 0.5, True
-        while not self._stopping:
-            pubsub = None
-            try:
-                pubsub = self._redis().pubsub(ignore_subscribe_messages=True)
-                pubsub.psubscribe(CHANNELS)
-                while pubsub.get_message(timeout=0.0) is not None:  # a published message is only queued here
-                    pass
-                self._subscribed.set()
-                if not first:
-                    self._post(("resync", None))  # messages sent while we were away are lost: re-read logs
-                first, backoff = False, 0.5
-                while not self._stopping:
-                    message = pubsub.get_message(timeout=1.0)
-                    if message is not None and message.get("type") == "pmessage":
-                        self._post(("message", (message["channel"], message["data"])))
-            except (RedisError, OSError) as error:
-                log.warning("stream subscription lost (%s); reconnecting in %.1f s", error, backoff)
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 5.0)
-            finally:
-                if pubsub is not None:
-                    try:
-                        pubsub.close()
-                    except (RedisError, OSError):
-                        pass
-
-    # --- the writer thread -------------------------------------------------------------------------
+    # --- the hub thread ----------------------------------------------------------------------------
     def _post(self, item: tuple[str, Any]) -> None:
         self._inbox.put(item)
         try:
@@ -132,29 +107,37 @@ class StreamHub:
         except OSError:
             pass  # the wake-up pipe is full (the writer is due to wake anyway), or the hub stopped
 
-    def _write(self) -> None:
+    def _run(self) -> None:
+        self._connect()
         next_beat = next_renew = self.clock()
         while True:
             now = self.clock()
             due = min(next_beat, next_renew, *(stream.next_poll for stream in self._polled))
-            timeout = max(0.0, due - now)
-            for key, mask in self._selector.select(timeout):
+            if self._subscription is None:
+                due = min(due, self._connect_at)
+            for key, mask in self._selector.select(max(0.0, due - now)):
                 if key.data is None:
                     self._drain_inbox()
-                    continue
-                if mask & selectors.EVENT_WRITE:
-                    self._flush(key.data)
-                if mask & selectors.EVENT_READ and not key.data.closed:
-                    self._on_readable(key.data)
+                elif key.data is _SUBSCRIPTION:
+                    self._on_messages()
+                else:
+                    if mask & selectors.EVENT_WRITE:
+                        self._flush(key.data)
+                    if mask & selectors.EVENT_READ and not key.data.closed:
+                        self._on_readable(key.data)
             if self._stopping:
+                self._disconnect()
                 self._selector.close()
                 self._wake_r.close()
                 self._wake_w.close()
                 return
             now = self.clock()
+            if self._subscription is None and now >= self._connect_at:
+                self._connect()
             if now >= next_beat:
                 next_beat = now + self.heartbeat
                 self._beat(now)
+                self._ping()
             if now >= next_renew:
                 next_renew = now + RENEW_SECONDS
                 self._renew()
@@ -174,12 +157,6 @@ class StreamHub:
                 return
             if kind == "adopt":
                 self._adopt(payload)
-            elif kind == "message":
-                self._deliver(*payload)
-            elif kind == "resync":
-                for streams in list(self._streams.values()):
-                    for stream in list(streams):
-                        self._catch_up(stream)
             elif kind == "stop":
                 for stream in [s for streams in self._streams.values() for s in streams] + list(self._polled):
                     self._close(stream)
@@ -197,12 +174,14 @@ class StreamHub:
             self._polled.add(stream)
             self._poll(stream, self.clock())
             return
-        self._streams.setdefault(stream.encounter_id, set()).add(stream)
+        if stream.encounter_id not in self._streams:
+            self._streams[stream.encounter_id] = set()
+            self._subscribe([stream.encounter_id])  # its confirmation reads the log once more
+        self._streams[stream.encounter_id].add(stream)
         self._send(stream, sse.OPEN)
         self._catch_up(stream)  # whatever was logged after `since`, including what raced the hand-off
 
-    def _deliver(self, channel: bytes, data: bytes) -> None:
-        encounter_id = channel.decode().partition("{")[2].partition("}")[0]
+    def _deliver(self, encounter_id: str, data: bytes) -> None:
         streams = self._streams.get(encounter_id)
         if not streams:
             return
@@ -214,28 +193,32 @@ class StreamHub:
             return
         events = message.get("events", [])
         first = message["seq"] - len(events)  # the `seq` the log was at before this write
-        encoded: dict[int, bytes] = {}
+        encoded = [sse.event(item).encode() for item in events]  # once, whoever gets them
+        tails: dict[int, bytes] = {}  # one send per stream: the events after the `seq` it is at
         for stream in list(streams):
             if stream.since < first:
                 self._catch_up(stream)  # it missed a message: the log has everything
                 continue
-            for item in events:
-                if item["seq"] > stream.since:
-                    if item["seq"] not in encoded:
-                        encoded[item["seq"]] = sse.event(item).encode()
-                    self._send(stream, encoded[item["seq"]])
-                    stream.since = item["seq"]
+            start = next((i for i, item in enumerate(events) if item["seq"] > stream.since), len(events))
+            if start < len(events):
+                if start not in tails:
+                    tails[start] = b"".join(encoded[start:])
+                self._send(stream, tails[start])
+                stream.since = events[-1]["seq"]
 
     def _catch_up(self, stream: Stream) -> None:
         try:
-            for item in stream.repository.events_after(stream.encounter_id, stream.token, stream.since):
-                self._send(stream, sse.event(item).encode())
-                stream.since = item["seq"]
+            items = stream.repository.events_after(stream.encounter_id, stream.token, stream.since)
         except EncounterNotFound:
             self._send(stream, sse.END)
             self._close(stream, flush=True)
+            return
         except RedisError:
             self._close(stream)  # the client reconnects with Last-Event-ID once Redis is back
+            return
+        if items:
+            self._send(stream, "".join(map(sse.event, items)))
+            stream.since = items[-1]["seq"]
 
     def _poll(self, stream: Stream, now: float) -> None:
         stream.next_poll = now + stream.every
@@ -264,6 +247,82 @@ class StreamHub:
                 self.admission.renew(leases)
             except RedisError:
                 pass  # they lapse only after LEASE_SECONDS; the next renewal may reach Redis
+
+    # --- the subscription ------------------------------------------------------------------------
+    def _connect(self) -> None:
+        """Open the subscription and subscribe every encounter this process streams (their confirmations
+        make each stream read what it missed while the subscription was down)."""
+        try:
+            self._subscription = Subscription(self._redis())
+            self._selector.register(self._subscription, selectors.EVENT_READ, _SUBSCRIPTION)
+            self._subscription.subscribe(_channel(encounter_id) for encounter_id in self._streams)
+        except (RedisError, OSError, ValueError) as error:
+            self._lost(error)
+            return
+        self._backoff, self._awaiting_pong = 0.5, False
+        self._connected.set()
+
+    def _lost(self, error: Exception) -> None:
+        log.warning("stream subscription lost (%s); reconnecting in %.1f s", error, self._backoff)
+        self._disconnect()
+        self._connect_at = self.clock() + self._backoff
+        self._backoff = min(self._backoff * 2, 5.0)
+
+    def _disconnect(self) -> None:
+        subscription, self._subscription = self._subscription, None
+        if subscription is not None:
+            try:
+                self._selector.unregister(subscription)
+            except (KeyError, ValueError, OSError):
+                pass
+            subscription.close()
+
+    def _subscribe(self, encounter_ids: list[str]) -> None:
+        if self._subscription is not None:
+            try:
+                self._subscription.subscribe(_channel(encounter_id) for encounter_id in encounter_ids)
+            except (RedisError, OSError) as error:
+                self._lost(error)
+
+    def _unsubscribe(self, encounter_id: str) -> None:
+        if self._subscription is not None:
+            try:
+                self._subscription.unsubscribe([_channel(encounter_id)])
+            except (RedisError, OSError) as error:
+                self._lost(error)
+
+    def _ping(self) -> None:
+        """A connection that did not answer the previous heartbeat's PING is dead even if the socket
+        looks open (a peer that vanished); reconnect rather than wait on it."""
+        if self._subscription is None:
+            return
+        if self._awaiting_pong:
+            self._lost(TimeoutError("no answer to PING"))
+            return
+        try:
+            self._subscription.ping()
+            self._awaiting_pong = True
+        except (RedisError, OSError) as error:
+            self._lost(error)
+
+    def _on_messages(self) -> None:
+        try:
+            frames = self._subscription.read()  # type: ignore[union-attr]
+        except (RedisError, OSError) as error:
+            self._lost(error)
+            return
+        for frame in frames:
+            if not isinstance(frame, list):
+                self._awaiting_pong = False  # +PONG (or another simple reply): the connection answers
+                continue
+            kind = frame[0]
+            if kind == b"message":
+                self._deliver(_encounter_of(frame[1]), frame[2])
+            elif kind == b"subscribe":
+                for stream in list(self._streams.get(_encounter_of(frame[1]), ())):
+                    self._catch_up(stream)  # what was logged before the channel was live
+            elif kind == b"pong":
+                self._awaiting_pong = False
 
     # --- sockets -----------------------------------------------------------------------------------
     def _send(self, stream: Stream, data: bytes | str) -> None:
@@ -322,6 +381,7 @@ class StreamHub:
             streams.discard(stream)
             if not streams:
                 del self._streams[stream.encounter_id]
+                self._unsubscribe(stream.encounter_id)
         try:
             stream.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -335,3 +395,14 @@ class StreamHub:
                 self.admission.release([stream.lease])
             except RedisError:
                 pass  # the lease lapses by itself
+
+
+_SUBSCRIPTION = object()  # the selector's tag for the subscription's socket
+
+
+def _channel(encounter_id: str) -> str:
+    return Keys.of(encounter_id).live
+
+
+def _encounter_of(channel: bytes) -> str:
+    return channel.decode().partition("{")[2].partition("}")[0]

@@ -67,3 +67,44 @@ def test_a_client_that_stops_reading_is_dropped_and_the_others_get_everything(re
     deadline = time.monotonic() + 5
     while hub._wake_r.fileno() != -1 and time.monotonic() < deadline:
         time.sleep(0.05)  # the writer thread closes its own sockets when it stops
+
+
+def _channel_subscribers(repo: RedisEncounters, encounter_id: str) -> int:
+    return dict(repo.redis.pubsub_numsub(f"referee:enc:{{{encounter_id}}}:live"))[
+        f"referee:enc:{{{encounter_id}}}:live".encode()]
+
+
+def _wait_for(condition, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+def test_the_hub_listens_only_to_encounters_it_streams_and_survives_a_lost_subscription(redis_url):
+    repo = RedisEncounters(lambda: connect(redis_url, ""), ttl=60)
+    hub = StreamHub(lambda: repo.redis, None, heartbeat=0.5)
+    hub.start()
+    watched, token = repo.create("tactical", STATE)
+    unwatched, _ = repo.create("tactical", STATE)
+    served, client = socket.socketpair()
+    hub.adopt(Stream(served, watched.id, token, repo, 0, time.monotonic() + 30))
+    assert _wait_for(lambda: _channel_subscribers(repo, watched.id) == 1)
+    assert _channel_subscribers(repo, unwatched.id) == 0  # unwatched encounters cost the process nothing
+    repo.resolve(watched.id, token, segment(1, 10))
+    assert b"id: 1\n" in read_until(client, b"id: 1\n")
+
+    killed = repo.redis.client_kill_filter(_type="pubsub")  # the subscription drops, as in a Redis restart
+    assert killed == 1
+    for number in (2, 3):  # logged while the hub may still be reconnecting: it reads them from the log
+        repo.resolve(watched.id, token, segment(number, 10))
+    assert _wait_for(lambda: _channel_subscribers(repo, watched.id) == 1)
+    received = read_until(client, b"id: 3\n")  # read from the log once the channel was live again
+    assert b"id: 3\n" in received
+    repo.resolve(watched.id, token, segment(4, 10))
+    received += read_until(client, b"id: 4\n")
+    assert [line for line in received.split(b"\n") if line.startswith(b"id: ")] == [b"id: 2", b"id: 3", b"id: 4"]
+
+    client.close()  # the last stream of the encounter goes: so does the subscription to its channel
+    assert _wait_for(lambda: hub.open_streams == 0 and _channel_subscribers(repo, watched.id) == 0)
+    hub.stop()
