@@ -47,6 +47,9 @@ class Subscription:
         data = self._sock.recv(65536)
         if not data:
             raise RedisConnectionError("the pub/sub connection was closed by the server")
+        pending = getattr(self._sock, "pending", None)  # TLS: decrypted bytes the selector cannot see
+        while pending is not None and pending():
+            data += self._sock.recv(65536)
         return self._reader.feed(data)
 
     def close(self) -> None:
