@@ -25,7 +25,6 @@ DAMAGE = {
 }
 
 
-
 def varied_bodies(count: int = 5000, seed: int = 7) -> tuple[list[dict], list[dict]]:
     """Distinct to-hit and damage bodies (more than the rules' memo keeps), so no answer is remembered."""
     rng = random.Random(seed)
@@ -117,30 +116,48 @@ def parse_wrk(text: str) -> dict:
             "socket_errors": socket_errors.group(1) if socket_errors else ""}
 
 
-def http_benchmarks(seconds: int = 8, connections: int = 16, workers: int = 2, rounds: int = 3) -> list[dict]:
-    """Every scenario on its own gunicorn, all started together and measured in interleaved rounds
-    (bare, to-hit, damage, bare, ...); each row is the scenario's best round. This box's speed drifts
-    from minute to minute, so a ratio of runs made minutes apart says more about the drift than the code."""
+def interleaved_rows(scenarios: list[tuple], seconds: int, rounds: int = 3, connections: int = 16,
+                     workers: int = 2) -> list[dict]:
+    """Each scenario `(label, app, path, body)` on its own gunicorn (`app`: a key of APPS or a "module:app"
+    target), all started together, warmed up for 2 s, then measured in `rounds` interleaved rounds of `seconds`
+    (bare, to-hit, damage, bare, ...); each row is the scenario's best round, labelled `scenario`. This box's
+    speed drifts from minute to minute, so a ratio of runs made minutes apart says more about the drift than
+    the code."""
     if not shutil.which("wrk"):
         raise SystemExit("wrk is needed for HTTP benchmarks: apt-get install -y wrk")
     servers, urls = [], []
     try:
-        for _, app_name, path, _ in SCENARIOS:
+        for _, app, path, _ in scenarios:
             port = free_port()
-            servers.append(start_gunicorn(APPS[app_name], port, workers))
+            servers.append(start_gunicorn(APPS.get(app, app), port, workers))
             urls.append(f"http://127.0.0.1:{port}{path}")
-        for url, (_, _, _, body) in zip(urls, SCENARIOS):
+        for url, (*_, body) in zip(urls, scenarios):
             run_wrk(url, body, 2, connections)  # warm-up
-        best: list[dict | None] = [None] * len(SCENARIOS)
-        per_round = max(2, seconds // rounds)
+        best: list[dict | None] = [None] * len(scenarios)
         for _ in range(rounds):
-            for i, (url, (_, _, _, body)) in enumerate(zip(urls, SCENARIOS)):
-                result = run_wrk(url, body, per_round, connections)
+            for i, (url, (*_, body)) in enumerate(zip(urls, scenarios)):
+                result = run_wrk(url, body, seconds, connections)
                 if best[i] is None or result["rps"] > best[i]["rps"]:
                     best[i] = result
-        return [{"scenario": label, **row} for (label, *_), row in zip(SCENARIOS, best)]
+        return [{"scenario": label, **row} for (label, *_), row in zip(scenarios, best)]
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
         for server in servers:
             server.wait(timeout=30)
+
+
+def http_benchmarks(seconds: int = 8, connections: int = 16, workers: int = 2, rounds: int = 3) -> list[dict]:
+    """The tactical scenarios against the bare endpoint: `seconds` shared by `rounds` interleaved rounds."""
+    return interleaved_rows(SCENARIOS, max(2, seconds // rounds), rounds, connections, workers)
+
+
+def http_table(rows: list[dict]) -> str:
+    """Each row's req/s as a share of the bare endpoint's row fed the same way (the last bare row above it)."""
+    lines = ["| scenario | req/s | vs bare | p50 ms | p99 ms | non-2xx |", "|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        if row["scenario"].startswith("bare"):
+            bare = row["rps"]
+        lines.append(f"| {row['scenario']} | {row['rps']:.0f} | {row['rps'] / bare:.0%} | {row['p50_ms']:.2f} "
+                     f"| {row['p99_ms']:.2f} | {row['non_2xx']} |")
+    return "\n".join(lines)

@@ -6,40 +6,15 @@ Run alone: `.venv/bin/python -m tests.perf.ruleset_ars_magica`.
 """
 from __future__ import annotations
 
-import signal
 import time
 
-from tests.perf.http_bench import free_port, run_wrk, start_gunicorn
+from tests.perf.http_bench import interleaved_rows
 
 TO_HIT = {"attack": 12, "defence": 9}
 DAMAGE = {"damage": 14, "soak": 8}
 SCENARIOS = [("bare Flask JSON endpoint", "tests.perf.bare_app:app", "/bare", TO_HIT),
              ("POST /v1/ars-magica/to-hit", "service.wsgi:app", "/v1/ars-magica/to-hit", TO_HIT),
              ("POST /v1/ars-magica/damage", "service.wsgi:app", "/v1/ars-magica/damage", DAMAGE)]
-
-
-def http_rows(seconds: int = 6, rounds: int = 3, connections: int = 16, workers: int = 2) -> list[dict]:
-    """Each scenario on its own gunicorn, measured in interleaved rounds; the best round of each."""
-    servers, urls = [], []
-    try:
-        for _, app, path, _ in SCENARIOS:
-            port = free_port()
-            servers.append(start_gunicorn(app, port, workers))
-            urls.append(f"http://127.0.0.1:{port}{path}")
-        for url, (*_, body) in zip(urls, SCENARIOS):
-            run_wrk(url, body, 2, connections)
-        best: list[dict] = [{}] * len(SCENARIOS)
-        for _ in range(rounds):
-            for i, (url, (*_, body)) in enumerate(zip(urls, SCENARIOS)):
-                row = run_wrk(url, body, max(2, seconds // rounds), connections)
-                if not best[i] or row["rps"] > best[i]["rps"]:
-                    best[i] = row
-        return [{"scenario": label, **row} for (label, *_), row in zip(SCENARIOS, best)]
-    finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            server.wait(timeout=30)
 
 
 def twenty_combatants() -> tuple[dict, list[dict]]:
@@ -90,7 +65,7 @@ def duels_per_second(trials: int = 20_000, repeats: int = 3) -> tuple[float, str
 
 def report() -> str:
     """The markdown table `make bench` prints."""
-    rows = http_rows()
+    rows = interleaved_rows(SCENARIOS, seconds=2, rounds=3)
     bare = rows[0]["rps"]
     lines = ["### ars-magica", "", "| measure | value | target |", "|---|---:|---|"]
     for row in rows:

@@ -2,10 +2,9 @@
 setup, rounds/resolve for 20 combatants in process, and simulated duels per second per core."""
 from __future__ import annotations
 
-import signal
 import time
 
-from tests.perf.http_bench import APPS, free_port, run_wrk, start_gunicorn
+from tests.perf.http_bench import interleaved_rows
 
 BARE = {"av": 60}
 TO_HIT = {"attack": 70, "defence": {"type": "parry", "skill": 55, "item": "medium_shield"}}
@@ -73,32 +72,9 @@ def duels_per_second(trials: int = 20000) -> tuple[float, str]:
     return trials / (time.perf_counter() - start), path
 
 
-def http_rows(seconds: int = 6, connections: int = 16, workers: int = 2, rounds: int = 3) -> list[dict]:
-    servers, urls = [], []
-    try:
-        for _, app_name, path, _ in SCENARIOS:
-            port = free_port()
-            servers.append(start_gunicorn(APPS[app_name], port, workers))
-            urls.append(f"http://127.0.0.1:{port}{path}")
-        for url, (*_, body) in zip(urls, SCENARIOS):
-            run_wrk(url, body, 2, connections)
-        best: list = [None] * len(SCENARIOS)
-        for _ in range(rounds):
-            for i, (url, (*_, body)) in enumerate(zip(urls, SCENARIOS)):
-                found = run_wrk(url, body, max(2, seconds // rounds), connections)
-                if best[i] is None or found["rps"] > best[i]["rps"]:
-                    best[i] = found
-        return [{"scenario": label, **row} for (label, *_), row in zip(SCENARIOS, best)]
-    finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            server.wait(timeout=30)
-
-
 def report() -> str:
     """The markdown table `make bench` prints."""
-    rows = http_rows()
+    rows = interleaved_rows(SCENARIOS, seconds=2, rounds=3)
     bare = rows[0]["rps"]
     lines = ["runequest-house (seed 004):", "", "| measurement | value | vs bare / target |", "|---|---|---|"]
     for row in rows:

@@ -3,13 +3,12 @@ same gunicorn in one run, one 20-combatant round in process, and simulated duels
 from __future__ import annotations
 
 import random
-import signal
 import time
 
 from service.rules.dice import DiceSource
 from service.rules.smoting import RULESET
 from service.sim.simulator import simulator_for
-from tests.perf.http_bench import APPS, TO_HIT, free_port, run_wrk, start_gunicorn
+from tests.perf.http_bench import TO_HIT, interleaved_rows
 
 SCENARIOS = [("bare Flask JSON endpoint", "bare", "/bare", TO_HIT),
              ("POST /v1/smoting/to-hit", "referee", "/v1/smoting/to-hit",
@@ -22,29 +21,6 @@ DUEL = {"sides": [{"name": "heroes", "combatants": [
         {"name": "giants", "combatants": [
             {"id": "ginat", "physical_rank": 6, "mental_rank": 3, "xposures": {"attack": 4, "dodge": 2},
              "weapon": {"damage_dice": 5, "speed": 5}}]}]}
-
-
-def http_rows(seconds: int = 6, connections: int = 16, workers: int = 2) -> list[dict]:
-    """Each scenario on its own gunicorn, measured in turn after a warm-up (the best of two rounds)."""
-    servers, urls = [], []
-    try:
-        for _, app, path, _ in SCENARIOS:
-            port = free_port()
-            servers.append(start_gunicorn(APPS[app], port, workers))
-            urls.append(f"http://127.0.0.1:{port}{path}")
-        for url, (_, _, _, body) in zip(urls, SCENARIOS):
-            run_wrk(url, body, 2, connections)
-        best: list[dict] = [{"rps": 0.0}] * len(SCENARIOS)
-        for _ in range(2):
-            for i, (url, (_, _, _, body)) in enumerate(zip(urls, SCENARIOS)):
-                found = run_wrk(url, body, seconds // 2, connections)
-                best[i] = max(best[i], found, key=lambda row: row["rps"])
-        return [{"scenario": label, **row} for (label, *_), row in zip(SCENARIOS, best)]
-    finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            server.wait(timeout=30)
 
 
 def round_ms(combatants: int = 20, repeats: int = 30) -> tuple[float, float]:
@@ -85,7 +61,7 @@ def duels_per_second() -> tuple[float, float, str]:
 
 def report() -> str:
     """The markdown table `make bench` writes into the README."""
-    rows = http_rows()
+    rows = interleaved_rows(SCENARIOS, seconds=3, rounds=2)
     bare = rows[0]["rps"]
     lines = ["| smoting | result | vs bare / target |", "|---|---:|---:|"]
     for row in rows[1:]:

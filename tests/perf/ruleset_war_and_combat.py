@@ -3,13 +3,12 @@ same gunicorn setup in one run, one round of 20 combatants in process, and simul
 from __future__ import annotations
 
 import random
-import signal
 import statistics
 import time
 
 import numpy as np
 
-from tests.perf.http_bench import free_port, run_wrk, start_gunicorn
+from tests.perf.http_bench import http_table, interleaved_rows
 
 TO_HIT = {"attacker": {"skill": 4, "attribute_mod": 1}, "defender": {"fighter_rank": 2, "agl_mod": 1,
                                                                      "state": "turned"}, "defence_bonus": {"head": 1}}
@@ -67,39 +66,10 @@ def duels_per_second() -> tuple[float, float]:
     return vector, loop
 
 
-def http_rows(rounds: int = 3, seconds: int = 2, connections: int = 16) -> list[tuple[str, dict]]:
-    """Each scenario on its own gunicorn (2 workers), measured in interleaved rounds; the best round each."""
-    servers, urls = [], []
-    try:
-        for _, app, path, _ in SCENARIOS:
-            port = free_port()
-            servers.append(start_gunicorn(app, port, 2))
-            urls.append(f"http://127.0.0.1:{port}{path}")
-        for url, (_, _, _, body) in zip(urls, SCENARIOS):
-            run_wrk(url, body, 2, connections)
-        best: list[dict] = [{}] * len(SCENARIOS)
-        for _ in range(rounds):
-            for i, (url, (_, _, _, body)) in enumerate(zip(urls, SCENARIOS)):
-                found = run_wrk(url, body, seconds, connections)
-                if not best[i] or found["rps"] > best[i]["rps"]:
-                    best[i] = found
-        return [(label, row) for (label, *_), row in zip(SCENARIOS, best)]
-    finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            server.wait(timeout=30)
-
-
 def report() -> str:
     """The markdown section `make bench` appends."""
-    rows = http_rows()
-    bare = rows[0][1]["rps"]
-    lines = ["### war-and-combat", "",
-             "| scenario | req/s | vs bare | p50 ms | p99 ms | non-2xx |", "|---|---:|---:|---:|---:|---:|"]
-    for label, row in rows:
-        lines.append(f"| {label} | {row['rps']:.0f} | {row['rps'] / bare:.0%} | {row['p50_ms']:.2f} | "
-                     f"{row['p99_ms']:.2f} | {row['non_2xx']} |")
+    rows = interleaved_rows(SCENARIOS, seconds=2, rounds=3)
+    lines = ["### war-and-combat", "", http_table(rows)]
     vector, loop = duels_per_second()
     from tests.perf.segment_bench import resolve_times
     tactical = resolve_times((20,), 2.0)[0]["ms_per_segment"]

@@ -8,22 +8,11 @@ import platform
 import time
 from pathlib import Path
 
-from tests.perf.http_bench import http_benchmarks
+from tests.perf.http_bench import http_benchmarks, http_table
 from tests.perf.segment_bench import http_segments, resolve_times
 from tests.perf.sim_bench import sim_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def http_table(rows: list[dict]) -> str:
-    """Each row's req/s as a share of the bare endpoint's row fed the same way (the last bare row above it)."""
-    lines = ["| scenario | req/s | vs bare | p50 ms | p99 ms | non-2xx |", "|---|---:|---:|---:|---:|---:|"]
-    for row in rows:
-        if row["scenario"].startswith("bare"):
-            bare = row["rps"]
-        lines.append(f"| {row['scenario']} | {row['rps']:.0f} | {row['rps'] / bare:.0%} | {row['p50_ms']:.2f} "
-                     f"| {row['p99_ms']:.2f} | {row['non_2xx']} |")
-    return "\n".join(lines)
 
 
 def segment_table(resolve: list[dict], http: dict) -> str:

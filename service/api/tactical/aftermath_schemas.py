@@ -9,6 +9,7 @@ from service.api.tactical.maneuver_fields import (
     answer_chance,
     answer_exact,
     answer_int,
+    odds_schemas,
     progression_field,
     task_resolution_field,
 )
@@ -125,14 +126,11 @@ class SurpriseCheckRequestSchema(Schema):
     task_resolution = task_resolution_field()
 
 
-SurpriseOddsSchema = Schema.from_dict(
-    {o: JsonFloat(required=True, metadata={"description": f"Chance of outcome {o}."}) for o in OUTCOMES},
-    name="SurpriseCheckOddsSchema")
-SurpriseOddsSchema.__doc__ = "Chance of each outcome of the target's Surprise check, as floats (they add up to 1)."
-SurpriseOddsExactSchema = Schema.from_dict(
-    {o: fields.String(required=True, metadata={"description": f"Exact chance of outcome {o}."}) for o in OUTCOMES},
-    name="SurpriseCheckOddsExactSchema")
-SurpriseOddsExactSchema.__doc__ = "Chance of each outcome of the target's Surprise check, as exact fractions."
+SurpriseOddsSchema, SurpriseOddsExactSchema = odds_schemas(
+    "SurpriseCheckOdds", {o: f"Chance of outcome {o}." for o in OUTCOMES},
+    ("Chance of each outcome of the target's Surprise check, as floats (they add up to 1).",
+     "Chance of each outcome of the target's Surprise check, as exact fractions."),
+    {o: f"Exact chance of outcome {o}." for o in OUTCOMES})
 
 
 class SurpriseCheckSchema(Schema):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
+from service.api.tactical.maneuver_fields import odds_schemas
 
 MOD = validate.Range(-100, 100)
 ATTRIBUTE = validate.Range(-100, 1000)
@@ -131,12 +132,10 @@ class SurpriseRequestSchema(Schema):
     dv_from = fields.Nested(DvFromSchema, metadata={"description": "Compute the Surprise DV (F7)."})
 
 
-OutcomeFloats = Schema.from_dict({o: JsonFloat(required=True, metadata={"description": f"Chance of `{o}`."})
-                                  for o in OUTCOMES}, name="SurpriseOdds")
-OutcomeFloats.__doc__ = "Exact chance of each Surprise outcome, as floats (they add up to 1)."
-OutcomeStrings = Schema.from_dict({o: fields.String(required=True, metadata={"description": f"Chance of `{o}`."})
-                                   for o in OUTCOMES}, name="SurpriseOddsExact")
-OutcomeStrings.__doc__ = "Exact chance of each Surprise outcome, as fractions."
+OutcomeFloats, OutcomeStrings = odds_schemas(
+    "SurpriseOdds", {o: f"Chance of `{o}`." for o in OUTCOMES},
+    ("Exact chance of each Surprise outcome, as floats (they add up to 1).",
+     "Exact chance of each Surprise outcome, as fractions."))
 
 
 class SurpriseDiceSchema(Schema):
@@ -217,22 +216,9 @@ class ContestRequestSchema(Schema):
     seed = seed_field()
 
 
-class ContestOddsSchema(Schema):
-    """Exact chance of each result (floats, adding up to 1)."""
-
-    a = JsonFloat(required=True, metadata={"description": "Side a wins."})
-    b = JsonFloat(required=True, metadata={"description": "Side b wins."})
-    tie = JsonFloat(required=True, metadata={"description": "A tie."})
-    both_fail = JsonFloat(required=True, metadata={"description": "Both fail."})
-
-
-class ContestOddsExactSchema(Schema):
-    """The same chances as exact fractions."""
-
-    a = fields.String(required=True, metadata={"description": "Side a wins."})
-    b = fields.String(required=True, metadata={"description": "Side b wins."})
-    tie = fields.String(required=True, metadata={"description": "A tie."})
-    both_fail = fields.String(required=True, metadata={"description": "Both fail."})
+ContestOddsSchema, ContestOddsExactSchema = odds_schemas(
+    "ContestOdds", {"a": "Side a wins.", "b": "Side b wins.", "tie": "A tie.", "both_fail": "Both fail."},
+    ("Exact chance of each result (floats, adding up to 1).", "The same chances as exact fractions."))
 
 
 class PairRollsSchema(Schema):

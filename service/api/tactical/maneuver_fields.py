@@ -1,11 +1,11 @@
-"""Fields the tactical maneuver and aftermath calculators share: their ranges, the Task Resolution Table and
-Progressive scale choices, and the answer's integers and chances (shapes only)."""
+"""Fields the tactical maneuver, contest and aftermath calculators share: their ranges, the Task Resolution
+Table and Progressive scale choices, and the answer's integers, chances and odds objects (shapes only)."""
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from service.api.fields import string_or_null
-from service.api.schemas import JsonInteger
+from service.api.schemas import JsonFloat, JsonInteger
 from service.api.tactical.to_hit_schemas import TaskResolutionSchema, _defaults
 
 SMALL = validate.Range(0, 1_000)
@@ -39,3 +39,16 @@ def progression_field() -> fields.String:
     """The Progressive scale (RULINGS 3)."""
     return fields.String(load_default="triangular", validate=validate.OneOf(PROGRESSIONS),
                          metadata={"description": "Progressive scale: n(n+1)/2 (triangular) or n (RULINGS 3)."})
+
+
+def odds_schemas(name: str, texts: dict[str, str], docs: tuple[str, str],
+                 exact_texts: dict[str, str] | None = None) -> tuple[type[Schema], type[Schema]]:
+    """Two schemas over the same exclusive outcomes, every one required: `<name>Schema` with each chance as a
+    float and `<name>ExactSchema` with it as an exact fraction. `texts` describes each outcome (`exact_texts`
+    the exact ones, when they differ); `docs` are the two schemas' descriptions."""
+    floats = Schema.from_dict({k: JsonFloat(required=True, metadata={"description": text})
+                               for k, text in texts.items()}, name=f"{name}Schema")
+    exact = Schema.from_dict({k: fields.String(required=True, metadata={"description": text})
+                              for k, text in (exact_texts or texts).items()}, name=f"{name}ExactSchema")
+    floats.__doc__, exact.__doc__ = docs
+    return floats, exact

@@ -5,11 +5,12 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.fields import bounded
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
+from service.api.schemas import JsonBoolean, JsonInteger, trace_field
 from service.api.tactical.maneuver_fields import (
     SMALL,
     SPEED,
     answer_int,
+    odds_schemas,
     progression_field,
     task_resolution_field,
 )
@@ -75,22 +76,12 @@ class BodyCheckRequestSchema(Schema):
     progression = progression_field()
 
 
-class BodyOddsSchema(Schema):
-    """Exclusive outcomes of the contested roll."""
-
-    defender_bounced = JsonFloat(required=True, metadata={"description": "The attacker wins: the defender flies."})
-    attacker_bounced = JsonFloat(required=True, metadata={"description": "The defender wins by the larger margin "
-                                                                         "(after a Dodge: the attacker stumbles)."})
-    both_stop = JsonFloat(required=True, metadata={"description": "Both fail, or equal margins: both halt at "
-                                                                  "close-melee distance."})
-
-
-class BodyOddsExactSchema(Schema):
-    """The same outcomes as exact fractions."""
-
-    defender_bounced = fields.String(required=True, metadata={"description": "Exact fraction."})
-    attacker_bounced = fields.String(required=True, metadata={"description": "Exact fraction."})
-    both_stop = fields.String(required=True, metadata={"description": "Exact fraction."})
+BODY_OUTCOMES = {"defender_bounced": "The attacker wins: the defender flies.",
+                 "attacker_bounced": "The defender wins by the larger margin (after a Dodge: the attacker stumbles).",
+                 "both_stop": "Both fail, or equal margins: both halt at close-melee distance."}
+BodyOddsSchema, BodyOddsExactSchema = odds_schemas(
+    "BodyOdds", BODY_OUTCOMES, ("Exclusive outcomes of the contested roll.", "The same outcomes as exact fractions."),
+    dict.fromkeys(BODY_OUTCOMES, "Exact fraction."))
 
 
 class BodyCheckSchema(Schema):
@@ -130,22 +121,14 @@ class IntimidationRequestSchema(Schema):
     progression = progression_field()
 
 
-class IntimidationOddsSchema(Schema):
-    """Exclusive outcomes of the intimidation."""
-
-    backs_off = JsonFloat(required=True, metadata={"description": "Success, DV above AV: backs off to retreat."})
-    surrenders = JsonFloat(required=True, metadata={"description": "Success, AV above DV: breaks and surrenders."})
-    unaffected = JsonFloat(required=True, metadata={"description": "Failure, DV above AV: no effect."})
-    guard_drops = JsonFloat(required=True, metadata={"description": "Failure, AV above DV: DV drops next CS (F41)."})
-
-
-class IntimidationOddsExactSchema(Schema):
-    """The same outcomes as exact fractions."""
-
-    backs_off = fields.String(required=True, metadata={"description": "Exact fraction."})
-    surrenders = fields.String(required=True, metadata={"description": "Exact fraction."})
-    unaffected = fields.String(required=True, metadata={"description": "Exact fraction."})
-    guard_drops = fields.String(required=True, metadata={"description": "Exact fraction."})
+INTIMIDATION_OUTCOMES = {"backs_off": "Success, DV above AV: backs off to retreat.",
+                         "surrenders": "Success, AV above DV: breaks and surrenders.",
+                         "unaffected": "Failure, DV above AV: no effect.",
+                         "guard_drops": "Failure, AV above DV: DV drops next CS (F41)."}
+IntimidationOddsSchema, IntimidationOddsExactSchema = odds_schemas(
+    "IntimidationOdds", INTIMIDATION_OUTCOMES,
+    ("Exclusive outcomes of the intimidation.", "The same outcomes as exact fractions."),
+    dict.fromkeys(INTIMIDATION_OUTCOMES, "Exact fraction."))
 
 
 class IntimidationSchema(Schema):

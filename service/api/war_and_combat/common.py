@@ -91,6 +91,11 @@ def dice_of(body: dict[str, Any]) -> DiceSource | None:
     return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (rolls or {}).items() if v is not None})
 
 
+def copied(value: Any) -> Any:
+    """A remembered answer's dict copied before it goes out, so that nothing downstream edits the cache."""
+    return dict(value) if isinstance(value, dict) else value
+
+
 def trace(steps: list) -> list[dict[str, Any]]:
     """Trace steps as JSON."""
     return [s.as_dict() for s in steps]

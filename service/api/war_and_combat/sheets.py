@@ -10,8 +10,8 @@ from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
 from service.api.fields import choice, whole
 from service.api.schemas import JsonBoolean, JsonFloat, Strict, trace_field
-from service.api.war_and_combat.calculator_schemas import ThresholdsSchema
 from service.api.war_and_combat.common import LOCATION_SPECIFIC, options_field, trace
+from service.api.war_and_combat.damage_schemas import ThresholdsSchema
 from service.api.war_and_combat.state_schemas import WeaponSchema
 from service.rules.trace import Step
 from service.rules.war_and_combat import damage, movement, option_specs, task, wounds

@@ -48,7 +48,7 @@ def accepts(matchup: Any) -> bool:
 
 
 def _fallback(who: dict[str, Any]) -> int | None:
-    """The weapon that parries when there is no usable shield (round.Round.parry_item)."""
+    """The weapon that parries when there is no usable shield (round.defences.parry_item)."""
     return next((i for i, w in enumerate(who["weapons"]) if w["parry"] > 0 and w["kind"] == "melee"), None)
 
 
@@ -222,7 +222,7 @@ def _strike(a: int, t: int, acts: np.ndarray, fighters: list[Fighter], fights: F
             lost_attack: list, lost_defence: list, done: list, attack_bands: dict, dex_bands: dict,
             location_of_face: np.ndarray, damage: np.ndarray, counts: dict, rng: np.random.Generator,
             n: int) -> None:
-    """One attack of fighter `a` on `t` in every fight where `acts` (round.Round.attack)."""
+    """One attack of fighter `a` on `t` in every fight where `acts` (round.attacks.attack)."""
     att, tgt = fighters[a], fighters[t]
     own, other = fights.prone[a], fights.prone[t]
     bands = [np.select([own & other, own & ~other, ~own & other], [attack_bands[a, True, True][k],
