@@ -11,7 +11,7 @@ from service.rules.errors import RulesError
 from service.rules.smoting import damage as dmg
 from service.rules.smoting import injury as inj
 from service.rules.smoting import movement as mov
-from service.rules.smoting import pools, to_hit
+from service.rules.smoting import attack_odds, pools, to_hit
 from service.rules.smoting.memo import remembered
 from service.rules.trace import Step, fmt
 
@@ -236,17 +236,18 @@ def attack(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | Non
 
 @remembered
 def _attack(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
-    """The odds of `attack` (seed *Attacks*, *Damage*)."""
+    """The odds of `attack` (seed *Attacks*, *Damage*): the hit odds by extra successes, then the damage
+    bands of each, summed by convolution (`attack_odds`)."""
     atk, defence, mix = hit_odds(body, o)
-    outcomes = to_hit.outcome_odds(mix)
-    support, bounded = to_hit.extra_support(mix)
+    outcomes, extras, scale, bounded = attack_odds.hit_and_extras(mix)
     probs = {"defender_specials": outcomes["defender_specials"], "miss": outcomes["miss"]}
     exact = bounded
-    for k, weight in support:
-        bands, _, band_exact, _ = damage_odds(body, o, k)
+    if extras:
+        target = _target(body)
+        base, block = damage_pool(body, 0)
+        bands, band_exact = attack_odds.attack_bands(body, o, extras, scale, target, base, block)
         exact = exact and band_exact
-        for name, p in bands.items():
-            probs[name] = probs.get(name, Fraction(0)) + weight * p
+        probs.update(bands)
     if not bounded:  # the truncated tail of extra successes: the heaviest damage band takes it
         heaviest = "crushed" if body.get("domain") == "mental" else "massive" if o["massive_kia"] else "killing_blow"
         probs[heaviest] = probs.get(heaviest, Fraction(0)) + 1 - sum(probs.values(), Fraction(0))
