@@ -2,7 +2,7 @@
 soak result with `Fraction` sums), kept as the test oracle of `service.rules.smoting.attack_odds`.
 
 Self-contained on purpose: it carries its own pool probabilities, so a change to `pools` cannot move the
-oracle along with the code under test. Slow for large pools (minutes at the schema's maxima)."""
+oracle along with the code under test. Its pool sums are remembered, or the grid of tests would take minutes."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -36,10 +36,11 @@ def exactly(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fract
     return total
 
 
+@lru_cache(maxsize=None)
 def at_least(n: int, k: int, s: int, explode: bool) -> Fraction:
     if k <= 0:
         return Fraction(1)
-    return 1 - sum((exactly(n, i, s, explode) for i in range(k)), Fraction(0))
+    return at_least(n, k - 1, s, explode) - exactly(n, k - 1, s, explode)  # the first sum, one term at a time
 
 
 def support(n: int, s: int, explode: bool) -> list[tuple[int, Fraction]]:
