@@ -80,14 +80,14 @@ def _scaled(fraction: Fraction, scale: int) -> int:
     return fraction.numerator * (6**scale // fraction.denominator)
 
 
-def hit_and_extras(mix: Mixture) -> tuple[dict[str, Fraction], list[int], int, bool]:
+def hit_and_extras(mix: Mixture, count: int | None = None) -> tuple[dict[str, Fraction], list[int], int, bool]:
     """{defender_specials, miss, hit} of the attack, then 6**(2 scale) * P(hit with exactly k extra
     successes) for k = 0, 1, ... until the hit mass left is below the tail bound (all of it when the attack
-    cannot explode; at most MAX_EXTRAS), the scale, and whether that list is the whole of the hit (seed
-    *Special Results*; smoting.md section 4)."""
+    cannot explode; at most MAX_EXTRAS) or, given `count`, for k < count; the scale, and whether that list
+    is the whole of the hit (seed *Special Results*; smoting.md section 4)."""
     s, boom, parts = mix.success_min, mix.explode, mix.components
     most = max((m for _, m, _, _ in parts), default=0)
-    length = max((q for _, _, q, _ in parts), default=0) + 1 + MAX_EXTRAS
+    length = max((q for _, _, q, _ in parts), default=0) + 1 + max(MAX_EXTRAS, count or 0)
     scale = max([most + length, *(_exponent(w) for w, _, _, _ in parts),
                  _exponent(mix.dodged_miss), _exponent(mix.dodged_specials)])
     rows = pool_rows(most, length, scale, s, boom)
@@ -104,7 +104,9 @@ def hit_and_extras(mix: Mixture) -> tuple[dict[str, Fraction], list[int], int, b
     specials = whole - hit - miss  # whatever is left, as the outcome odds define it
     bounded = not boom
     extras, left, k = [], hit, 0
-    while (left > 0 if bounded else left * _TAIL_INVERSE > whole) and k < MAX_EXTRAS:
+    if count is not None:
+        extras = [sum(w * rows[m][q + 1 + k] for w, m, q, _ in weights) for k in range(count)]
+    while count is None and (left > 0 if bounded else left * _TAIL_INVERSE > whole) and k < MAX_EXTRAS:
         p = sum(w * rows[m][q + 1 + k] for w, m, q, _ in weights)
         extras.append(p)
         left -= p
@@ -141,38 +143,66 @@ def _blocked_pools(rooms: list[int], length: int, scale: int, block: list[int] |
     return {room: out.get(room, zero) if room > 0 else zero for room in rooms}
 
 
+def _rooms(bases: list[int], block: Any) -> tuple[list[int], int | None]:
+    """Damage dice before the block roll for each base pool, and the block's fresh dice (None: no block
+    roll; a live block pool and the shield's factor simply remove dice) (seed *Defences*, Block)."""
+    if block is None:
+        return [max(base, 0) for base in bases], None
+    if block.pool is not None:
+        return [max(base - block.factor - block.pool, 0) for base in bases], None
+    return [base - block.factor for base in bases], block.dice or 0
+
+
+def _soak(target: Mapping[str, Any], body: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[int, list]:
+    soak_dice = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
+    if soak_dice <= 0:
+        return 0, [(0, Fraction(1))]
+    return soak_dice, pools.support(soak_dice, o["success_min"], o["explode"])
+
+
+def _damage_columns(bases: list[int], block: Any, length: int, soak: list, o: Mapping[str, Any]
+                    ) -> tuple[list[list[int]], list[tuple[int, int]], int]:
+    """Per base pool, 6**scale * P(damage <= d) for d < `length` after the block; the soak weights over
+    the same 6**scale; the scale."""
+    s, boom = o["success_min"], o["explode"]
+    rooms, block_dice = _rooms(bases, block)
+    most = max(max(rooms), 0)
+    scale = max([(block_dice or 0) + most + length, *(_exponent(w) for _, w in soak)])
+    block_row = None if block_dice is None else pool_rows(block_dice, most + 1, scale, s, boom)[block_dice]
+    at_most = _blocked_pools(rooms, length, scale, block_row, s, boom)
+    return [at_most[room] for room in rooms], [(r, _scaled(w, scale)) for r, w in soak], scale
+
+
+def damage_cdf(body: Mapping[str, Any], o: Mapping[str, Any], target: Mapping[str, Any], base: int, block: Any,
+               upto: int) -> tuple[list[Fraction], bool]:
+    """P(final damage <= x) for x = 0 .. `upto` of a damage pool of `base` dice against the block and the
+    soak, and whether exact (an exploding soak's sum is truncated) (seed *Damage*, *Defences* (Block),
+    *Soak Rolls*; smoting.md section 5)."""
+    soak_dice, soak = _soak(target, body, o)
+    length = upto + max(r for r, _ in soak) + 1
+    (column,), weights, scale = _damage_columns([base], block, length, soak, o)
+    whole = 6 ** (2 * scale)
+    return ([Fraction(sum(w * column[x + r] for r, w in weights), whole) for x in range(upto + 1)],
+            not (soak_dice and o["explode"]))
+
+
 def attack_bands(body: Mapping[str, Any], o: Mapping[str, Any], extras: list[int], extras_scale: int,
                  target: Mapping[str, Any], base: int, block: Any) -> tuple[dict[str, Fraction], bool]:
     """Σ_k P(hit with k extras) x P(band | damage pool of `base` + 2k dice), per damage band, and whether
     they are exact (an exploding soak's sum is truncated) (seed *Damage*, *Defences* (Block), *Soak Rolls*,
     *Damage/Defeat*, *Mental Effects*; smoting.md section 5)."""
-    s, boom = o["success_min"], o["explode"]
-    soak_dice = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
-    soak = pools.support(soak_dice, s, boom) if soak_dice > 0 else [(0, Fraction(1))]
+    soak_dice, soak = _soak(target, body, o)
     threshold = target["rank"] + target["bonus_ranks"]
     points = (0, threshold, 2 * threshold, 3 * threshold)
     length = points[-1] + max(r for r, _ in soak) + 1
-    if block is None:
-        rooms, block_dice = [max(base + 2 * k, 0) for k in range(len(extras))], None
-    elif block.pool is not None:
-        rooms, block_dice = [max(base + 2 * k - block.factor - block.pool, 0) for k in range(len(extras))], None
-    else:
-        rooms, block_dice = [base + 2 * k - block.factor for k in range(len(extras))], block.dice or 0
-    most = max(max(rooms), 0)
-    scale = max([(block_dice or 0) + most + length, *(_exponent(w) for _, w in soak)])
-    block_row = None
-    if block_dice is not None:
-        block_row = pool_rows(block_dice, most + 1, scale, s, boom)[block_dice]
-    at_most = _blocked_pools(rooms, length, scale, block_row, s, boom)
+    columns, weights, scale = _damage_columns([base + 2 * k for k in range(len(extras))], block, length, soak, o)
     needed = sorted({x + r for x in points for r, _ in soak})
     summed = {y: 0 for y in needed}  # Σ_k P(k extras) * P(damage <= y | k)
-    for p, room in zip(extras, rooms):
+    for p, column in zip(extras, columns):
         if p:
-            column = at_most[room]
             for y in needed:
                 summed[y] += p * column[y]
-    soak_weights = [(r, _scaled(w, scale)) for r, w in soak]
-    final = {x: sum(w * summed[x + r] for r, w in soak_weights) for x in points}  # after soak
+    final = {x: sum(w * summed[x + r] for r, w in weights) for x in points}  # after soak
     whole = 6 ** (2 * extras_scale + 2 * scale)
     total = sum(extras) * 6 ** (2 * scale)  # P(hit) as listed, over `whole`
     zero, one, two, three = (final[x] for x in points)
@@ -182,4 +212,4 @@ def attack_bands(body: Mapping[str, Any], o: Mapping[str, Any], extras: list[int
         massive = total - three if o["massive_kia"] else 0
         found = {"no_damage": zero, "defeat": one - zero, "trauma": two - one,
                  "killing_blow": total - two - massive, "massive": massive}
-    return {name: Fraction(value, whole) for name, value in found.items()}, not (soak_dice and boom)
+    return {name: Fraction(value, whole) for name, value in found.items()}, not (soak_dice and o["explode"])

@@ -111,14 +111,16 @@ def hit(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) 
 def _hit(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
     """The odds of `hit` (seed *Attacks*, *Defences*)."""
     attack, defence, mix = hit_odds(body, o)
-    outcomes = to_hit.outcome_odds(mix)
+    outcomes, listed, scale, _ = attack_odds.hit_and_extras(mix, 2 * attack.dice + 1)
+    extras = {str(k): Fraction(p, 6 ** (2 * scale)) for k, p in enumerate(listed)}
+    extras["more"] = outcomes["hit"] - sum(extras.values(), Fraction(0))
     live = defence.pool is not None
     return {"attack_dice": attack.dice, "explode": attack.explode, "defence_dice": mix.defence_dice,
             "defence_applied": defence.pool if live else None,
             "defence_pool_after": max(defence.pool - 1, 0) if live else None,
             "chance": (outcomes["hit"], mix.exact),
             "odds": {"probabilities": (outcomes, mix.exact),
-                     "extra_success_probabilities": (to_hit.extras(mix, 2 * attack.dice), mix.exact)},
+                     "extra_success_probabilities": (extras, mix.exact)},
             "roll": None, "assumptions": ["S1", "S2", "S3", "S6", "S7"],
             "trace": [*attack.trace, *_mix_trace(mix, defence)]}
 
@@ -154,11 +156,11 @@ def damage_odds(body: Mapping[str, Any], o: Mapping[str, Any], extra: int) -> tu
     """Bands and the damage table for one number of extra successes (smoting.md section 5)."""
     target = _target(body)
     base, block = damage_pool(body, extra)
-    mixture, _ = dmg.pool_mixture(base, block, o)
-    soak = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
-    at_most = dmg.final_cdf(mixture, soak, o)
     threshold = target["rank"] + target["bonus_ranks"]
-    exact = not (soak and o["explode"])
+    values, exact = attack_odds.damage_cdf(body, o, target, base, block, max(2 * max(base, 0), 3 * threshold))
+
+    def at_most(x: int) -> Fraction:
+        return values[x] if x >= 0 else Fraction(0)
     return (dmg.bands(at_most, threshold, body.get("domain", "physical"), o), dmg.damage_table(at_most, max(base, 0)),
             exact, max(base, 0))
 

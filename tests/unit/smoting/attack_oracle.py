@@ -6,7 +6,7 @@ oracle along with the code under test. Its pool sums are remembered, or the grid
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 from typing import Any, Mapping
 
@@ -18,7 +18,7 @@ TAIL = Fraction(1, 10**15)
 SIX = Fraction(1, 6)
 
 
-@lru_cache(maxsize=None)
+@cache
 def exactly(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fraction:
     if n <= 0:
         return Fraction(int(k == 0))
@@ -36,7 +36,7 @@ def exactly(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fract
     return total
 
 
-@lru_cache(maxsize=None)
+@cache
 def at_least(n: int, k: int, s: int, explode: bool) -> Fraction:
     if k <= 0:
         return Fraction(1)
@@ -162,3 +162,23 @@ def attack_odds(body: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[Fraction
     for name in (dmg.MENTAL_BANDS if body.get("domain") == "mental" else dmg.PHYSICAL_BANDS):
         probs.setdefault(name, Fraction(0))
     return outcomes["hit"], probs, exact, mix.exact
+
+
+def hit_extras(body: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[dict[str, Fraction], dict[str, Fraction]]:
+    """The /to-hit outcome odds and extra-success odds (keys "0" .. 2 x attack dice, "more"), as first written."""
+    attack = to_hit.attack_pool(body, o)
+    mix = mixture(attack, calc.defence_of(body), body.get("attack_type", "melee"), o)
+    out = {str(k): extra_odds(mix, k) for k in range(2 * attack.dice + 1)}
+    out["more"] = outcome_odds(mix)["hit"] - sum(out.values(), Fraction(0))
+    return outcome_odds(mix), out
+
+
+def damage_odds(body: Mapping[str, Any], o: Mapping[str, Any], extra: int) -> tuple[dict, dict, bool, int]:
+    """The /damage bands, damage table, exactness and pool, as first written."""
+    target = calc._target(body)
+    base, block = calc.damage_pool(body, extra)
+    soak = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
+    at_most = final_cdf(pool_mixture(base, block, o), soak, o)
+    threshold = target["rank"] + target["bonus_ranks"]
+    return (dmg.bands(at_most, threshold, body.get("domain", "physical"), o), dmg.damage_table(at_most, max(base, 0)),
+            not (soak and o["explode"]), max(base, 0))
