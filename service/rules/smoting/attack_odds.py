@@ -68,7 +68,9 @@ def _exponent(fraction: Fraction) -> int:
     den = fraction.denominator
     twos = (den & -den).bit_length() - 1
     rest = den >> twos
-    threes = round(log(rest, 3)) if rest > 1 else 0
+    threes = round(log(rest, 3)) if rest > 1 else 0  # a float guess, put right below
+    while threes and 3**threes > rest:
+        threes -= 1
     while 3**threes < rest:
         threes += 1
     if 3**threes != rest:
