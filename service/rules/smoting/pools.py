@@ -51,11 +51,15 @@ _BELOW: dict[tuple[int, int, bool], list[Fraction]] = {}  # running sums of `exa
 
 def below(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fraction:
     """P(a pool of n d6 scores fewer than k successes), from running sums kept per pool (seed *Damage*)."""
-    if len(_BELOW) > 512:
-        _BELOW.clear()
-    sums = _BELOW.setdefault((n, success_min, explode), [Fraction(0)])
-    while len(sums) <= k:
-        sums.append(sums[-1] + exactly(n, len(sums) - 1, success_min, explode))
+    key = (n, success_min, explode)
+    sums = _BELOW.get(key) or [Fraction(0)]
+    if len(sums) <= k:
+        sums = list(sums)  # a published list is never changed: threads may share it
+        while len(sums) <= k:
+            sums.append(sums[-1] + exactly(n, len(sums) - 1, success_min, explode))
+        if len(_BELOW) > 512:
+            _BELOW.clear()
+        _BELOW[key] = sums
     return sums[max(k, 0)]
 
 
