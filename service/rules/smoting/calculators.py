@@ -11,7 +11,7 @@ from service.rules.errors import RulesError
 from service.rules.smoting import damage as dmg
 from service.rules.smoting import injury as inj
 from service.rules.smoting import movement as mov
-from service.rules.smoting import pools, to_hit
+from service.rules.smoting import attack_odds, pools, to_hit
 from service.rules.smoting.memo import remembered
 from service.rules.trace import Step, fmt
 
@@ -111,14 +111,16 @@ def hit(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | None) 
 def _hit(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
     """The odds of `hit` (seed *Attacks*, *Defences*)."""
     attack, defence, mix = hit_odds(body, o)
-    outcomes = to_hit.outcome_odds(mix)
+    outcomes, listed, scale, _ = attack_odds.hit_and_extras(mix, 2 * attack.dice + 1)
+    extras = {str(k): Fraction(p, 6 ** (2 * scale)) for k, p in enumerate(listed)}
+    extras["more"] = outcomes["hit"] - sum(extras.values(), Fraction(0))
     live = defence.pool is not None
     return {"attack_dice": attack.dice, "explode": attack.explode, "defence_dice": mix.defence_dice,
             "defence_applied": defence.pool if live else None,
             "defence_pool_after": max(defence.pool - 1, 0) if live else None,
             "chance": (outcomes["hit"], mix.exact),
             "odds": {"probabilities": (outcomes, mix.exact),
-                     "extra_success_probabilities": (to_hit.extras(mix, 2 * attack.dice), mix.exact)},
+                     "extra_success_probabilities": (extras, mix.exact)},
             "roll": None, "assumptions": ["S1", "S2", "S3", "S6", "S7"],
             "trace": [*attack.trace, *_mix_trace(mix, defence)]}
 
@@ -154,11 +156,11 @@ def damage_odds(body: Mapping[str, Any], o: Mapping[str, Any], extra: int) -> tu
     """Bands and the damage table for one number of extra successes (smoting.md section 5)."""
     target = _target(body)
     base, block = damage_pool(body, extra)
-    mixture, _ = dmg.pool_mixture(base, block, o)
-    soak = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
-    at_most = dmg.final_cdf(mixture, soak, o)
     threshold = target["rank"] + target["bonus_ranks"]
-    exact = not (soak and o["explode"])
+    values, exact = attack_odds.damage_cdf(body, o, target, base, block, max(2 * max(base, 0), 3 * threshold))
+
+    def at_most(x: int) -> Fraction:
+        return values[x] if x >= 0 else Fraction(0)
     return (dmg.bands(at_most, threshold, body.get("domain", "physical"), o), dmg.damage_table(at_most, max(base, 0)),
             exact, max(base, 0))
 
@@ -236,17 +238,18 @@ def attack(body: Mapping[str, Any], o: Mapping[str, Any], dice: DiceSource | Non
 
 @remembered
 def _attack(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
-    """The odds of `attack` (seed *Attacks*, *Damage*)."""
+    """The odds of `attack` (seed *Attacks*, *Damage*): the hit odds by extra successes, then the damage
+    bands of each, summed by convolution (`attack_odds`)."""
     atk, defence, mix = hit_odds(body, o)
-    outcomes = to_hit.outcome_odds(mix)
-    support, bounded = to_hit.extra_support(mix)
+    outcomes, extras, scale, bounded = attack_odds.hit_and_extras(mix)
     probs = {"defender_specials": outcomes["defender_specials"], "miss": outcomes["miss"]}
     exact = bounded
-    for k, weight in support:
-        bands, _, band_exact, _ = damage_odds(body, o, k)
+    if extras:
+        target = _target(body)
+        base, block = damage_pool(body, 0)
+        bands, band_exact = attack_odds.attack_bands(body, o, extras, scale, target, base, block)
         exact = exact and band_exact
-        for name, p in bands.items():
-            probs[name] = probs.get(name, Fraction(0)) + weight * p
+        probs.update(bands)
     if not bounded:  # the truncated tail of extra successes: the heaviest damage band takes it
         heaviest = "crushed" if body.get("domain") == "mental" else "massive" if o["massive_kia"] else "killing_blow"
         probs[heaviest] = probs.get(heaviest, Fraction(0)) + 1 - sum(probs.values(), Fraction(0))

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from service.rules.smoting import pools
-
 PHYSICAL_BANDS = ("no_damage", "defeat", "trauma", "killing_blow", "massive")
 MENTAL_BANDS = ("no_damage", "defeat", "panicked", "crushed")
 
@@ -25,37 +23,6 @@ class Block:
 def base_pool(damage_dice: int, strength: int, extra_successes: int, bonus_dice: int, armor_resist: int) -> int:
     """Damage dice before a block: weapon + STR + 2 per extra success + bonus - Armor Resist (seed *Damage*)."""
     return damage_dice + strength + 2 * extra_successes + bonus_dice - armor_resist
-
-
-def pool_mixture(base: int, block: Block | None, options: Mapping[str, Any]) -> tuple[list[tuple[Fraction, int]], bool]:
-    """The damage pool's size after a block, as (weight, dice) pairs; each block success and the shield's
-    factor remove a die (seed *Defences*, Block). Always exact: block results beyond the pool all give 0."""
-    if block is None:
-        return [(Fraction(1), max(base, 0))], True
-    room = base - block.factor
-    if block.pool is not None:
-        return [(Fraction(1), max(room - block.pool, 0))], True
-    s, boom = options["success_min"], options["explode"]
-    parts = [(pools.exactly(block.dice or 0, r, s, boom), room - r) for r in range(max(room, 0))]
-    rest = 1 - sum((w for w, _ in parts), Fraction(0))
-    return [*parts, (rest, 0)], True
-
-
-def cdf(mixture: list[tuple[Fraction, int]], x: int, options: Mapping[str, Any]) -> Fraction:
-    """P(damage successes <= x) for a mixture of pool sizes (seed *Damage*: damage is the successes)."""
-    if x < 0:
-        return Fraction(0)
-    s, boom = options["success_min"], options["explode"]
-    return sum((w * (1 - pools.at_least(m, x + 1, s, boom)) for w, m in mixture if w), Fraction(0))
-
-
-def final_cdf(mixture: list[tuple[Fraction, int]], soak_dice: int, options: Mapping[str, Any]) -> Callable[[int], Fraction]:
-    """P(damage after soak <= x): each soak success cancels a point (seed *Soak Rolls*); truncated at
-    the tail bound when soak dice explode."""
-    if soak_dice <= 0:
-        return lambda x: cdf(mixture, x, options)
-    soak = pools.support(soak_dice, options["success_min"], options["explode"])
-    return lambda x: Fraction(0) if x < 0 else sum((w * cdf(mixture, x + r, options) for r, w in soak), Fraction(0))
 
 
 def bands(at_most: Callable[[int], Fraction], threshold: int, domain: str, options: Mapping[str, Any]) -> dict[str, Fraction]:

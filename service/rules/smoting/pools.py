@@ -17,33 +17,50 @@ from service.rules.dice import DiceSource, Roll
 from service.rules.errors import RulesError
 
 TAIL = Fraction(1, 10**15)
-SIX = Fraction(1, 6)
 
 
 @lru_cache(maxsize=4096)
 def exactly(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fraction:
-    """P(a pool of n d6 scores exactly k successes) (seed *Damage*; smoting.md section 2)."""
+    """P(a pool of n d6 scores exactly k successes) (seed *Damage*; smoting.md section 2).
+
+    With re-rolls a die's generating function is ((s-1) + (6-s)x) / (6 - x), so the pool's is
+    ((s-1) + (6-s)x)^n (6 - x)^-n and its x^k coefficient is one integer over 6^(n+k): b final faces at or
+    above s among the n, and k - b sixes along the way (a negative binomial count)."""
     if n <= 0:
         return Fraction(int(k == 0))
     if k < 0:
         return Fraction(0)
+    keep, top = success_min - 1, 6 - success_min
     if not explode:
-        p = Fraction(7 - success_min, 6)
-        return comb(n, k) * p**k * (1 - p) ** (n - k) if k <= n else Fraction(0)
-    final = Fraction(6 - success_min, 5)  # a last (non-6) face that still succeeds
-    total = Fraction(0)
+        return Fraction(comb(n, k) * (top + 1) ** k * keep ** (n - k), 6**n) if k <= n else Fraction(0)
+    total = 0
     for b in range(0, min(n, k) + 1):
-        j = k - b
-        sixes = comb(j + n - 1, j) * SIX**j * Fraction(5, 6) ** n
-        total += comb(n, b) * final**b * (1 - final) ** (n - b) * sixes
-    return total
+        total += comb(n, b) * top**b * keep ** (n - b) * comb(k - b + n - 1, n - 1) * 6**b
+    return Fraction(total, 6 ** (n + k))
 
 
 def at_least(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fraction:
     """P(a pool of n d6 scores at least k successes) (seed *Damage*)."""
     if k <= 0:
         return Fraction(1)
-    return 1 - sum((exactly(n, i, success_min, explode) for i in range(k)), Fraction(0))
+    return 1 - below(n, k, success_min, explode)
+
+
+_BELOW: dict[tuple[int, int, bool], list[Fraction]] = {}  # running sums of `exactly`, per pool
+
+
+def below(n: int, k: int, success_min: int = 5, explode: bool = True) -> Fraction:
+    """P(a pool of n d6 scores fewer than k successes), from running sums kept per pool (seed *Damage*)."""
+    key = (n, success_min, explode)
+    sums = _BELOW.get(key) or [Fraction(0)]
+    if len(sums) <= k:
+        sums = list(sums)  # a published list is never changed: threads may share it
+        while len(sums) <= k:
+            sums.append(sums[-1] + exactly(n, len(sums) - 1, success_min, explode))
+        if len(_BELOW) > 512:
+            _BELOW.clear()
+        _BELOW[key] = sums
+    return sums[max(k, 0)]
 
 
 def expected(n: int, success_min: int = 5, explode: bool = True) -> Fraction:
