@@ -36,7 +36,25 @@ def _names(cls: type) -> tuple[str, ...]:
     return _NAMES[cls]
 
 
+_EXACT_SCALARS = frozenset(_SCALARS)
+
+
 def _plain(value: Any) -> Any:
+    """A value as JSON-ready data; the exact built-in types are told apart by `type` first (the usual
+    case, and cheaper than the `isinstance` chain that still handles subclasses)."""
+    kind = type(value)
+    if kind in _EXACT_SCALARS:
+        return value
+    if kind is Step or kind is Roll:
+        return value.as_dict()
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    if kind is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    return _plain_subclass(value)
+
+
+def _plain_subclass(value: Any) -> Any:
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, (Roll, Step)):

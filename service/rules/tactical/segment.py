@@ -111,7 +111,8 @@ def _resolve(board: Board, who: str, number: int) -> None:
     if target_id is None:
         board.emit(ActionLost(who, lost))
         return
-    declaration = replace(declaration, target=target_id)
+    if declaration.target != target_id:
+        declaration = replace(declaration, target=target_id)
     target = board.people[target_id]
     if declaration.action == "fire":
         _fire(board, declaration)
