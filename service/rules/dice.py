@@ -263,7 +263,20 @@ def _as_fractions(die: icepool.Die) -> dict[int, Fraction]:
     return {int(outcome): Fraction(quantity, total) for outcome, quantity in die.items()}
 
 
+_EXPRESSIONS: dict[tuple[int, int, int], str] = {}
+
+
 def _expression(count: int, sides: int, modifier: int) -> str:
+    key = (count, sides, modifier)
+    text = _EXPRESSIONS.get(key)
+    if text is None:
+        if len(_EXPRESSIONS) > 4096:
+            _EXPRESSIONS.clear()
+        text = _EXPRESSIONS[key] = _format_expression(count, sides, modifier)
+    return text
+
+
+def _format_expression(count: int, sides: int, modifier: int) -> str:
     base = f"{count if count != 1 else ''}d{sides}"
     if modifier:
         return f"{base}{modifier:+d}"

@@ -3,8 +3,9 @@ in one canonical form (rules document §3; *Fighting Space › Facing*, *Game Sc
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping  # isinstance against it skips typing's alias layer
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole
@@ -165,8 +166,23 @@ def read_state(data: Any, path: tuple = ()) -> State:
 
 def write_state(state: State) -> dict[str, Any]:
     """The canonical JSON of a state (`read_state(write_state(s)) == s`)."""
-    return {"ruleset": "war-and-combat", "round": state.round, "options": copy.deepcopy(dict(state.options)),
+    return {"ruleset": "war-and-combat", "round": state.round, "options": _json_copy(dict(state.options)),
             "combatants": [_copy(c) for c in state.combatants]}
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (objects, arrays, scalars): `copy.deepcopy` for this shape, minus its
+    memo bookkeeping."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_json_copy(v) for v in value]
+    if kind is tuple:
+        return tuple(_json_copy(v) for v in value)
+    if kind in (str, int, float, bool, type(None)):
+        return value
+    return copy.deepcopy(value)
 
 
 def _copy(c: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,11 +4,28 @@ disabled limbs, unconsciousness, immobility, movement, coup-de-grâce and defeat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from service.rules.war_and_combat import task
 from service.rules.war_and_combat.damage import PENALTY
+
+
+class cached_property:
+    """`functools.cached_property` without the lock Python 3.11 takes on every first read (a round builds
+    dozens of conditions); a Condition is read by one round at a time."""
+
+    def __init__(self, func: Any) -> None:
+        self.func, self.__doc__ = func, func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
 
 RANK = {None: 0, "light": 1, "serious": 2, "critical": 3, "mortal": 4}
 
