@@ -26,6 +26,13 @@ def round_half_up(value: Number) -> int:
     return (2 * value.numerator + value.denominator) // (2 * value.denominator)
 
 
+def half_up_quotient(numerator: Number, denominator: Number) -> int:
+    """round_half_up(numerator / denominator), in integers when both are (RULINGS 2)."""
+    if type(numerator) is int and type(denominator) is int and denominator > 0:
+        return (2 * numerator + denominator) // (2 * denominator)
+    return round_half_up(Fraction(numerator, denominator))
+
+
 def progressive(n: int, scheme: Progression = "triangular") -> int:
     """A "Progressive" DV, bonus or penalty for a count n (RULINGS 3).
 

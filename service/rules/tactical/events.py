@@ -22,7 +22,8 @@ class Event:
         """The JSON form: {"type": kind, field: value, ...}, dice and trace steps included."""
         out: dict[str, Any] = {"type": self.kind}
         for name in _names(type(self)):
-            out[name] = _plain(getattr(self, name))
+            value = getattr(self, name)
+            out[name] = value if type(value) in _EXACT_SCALARS else _plain(value)
         return out
 
 
@@ -48,9 +49,10 @@ def _plain(value: Any) -> Any:
     if kind is Step or kind is Roll:
         return value.as_dict()
     if kind is tuple or kind is list:
-        return [_plain(v) for v in value]
+        return [v if type(v) in _EXACT_SCALARS else v.as_dict() if type(v) is Step or type(v) is Roll
+                else _plain(v) for v in value]
     if kind is dict:
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _EXACT_SCALARS else _plain(v) for k, v in value.items()}
     return _plain_subclass(value)
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.errors import RulesError
 from service.rules.interface import StepResult
 from service.rules.options import whole
-from service.rules.war_and_combat import checks, damage, hexes, task, to_hit, wounds
+from service.rules.war_and_combat import checks, damage, hexes, movement, task, to_hit, wounds
 from service.rules.war_and_combat.option_specs import INTENTIONS, TACTICS
 from service.rules.war_and_combat.state import State, read_state, write_state
 
@@ -77,7 +78,7 @@ class Round:
         cached = self._conditions.get(ident)
         if cached is not None and cached[0] == len(c["wounds"]) and cached[1] == c["unconscious"]:
             return cached[2]
-        made = wounds.condition(c["wounds"], c["unconscious"], self.options)
+        made = wounds.known_condition(c["wounds"], c["unconscious"], self.options)
         self._conditions[ident] = (len(c["wounds"]), c["unconscious"], made)
         return made
 
@@ -186,7 +187,6 @@ class Round:
 
     def points(self, ident: str) -> int:
         """Movement points a phase: half the pace's full move (floor), legs permitting (*Movement*)."""
-        from service.rules.war_and_combat import movement
         pace = self.decl.get(ident, {}).get("pace", "walk")
         full = movement.hexes_per_round(pace, self.options)
         mode = self.cond(ident).movement
@@ -573,7 +573,6 @@ class Round:
         target = d.get("target")
         if target not in self.people or self.out(target):
             return
-        from fractions import Fraction
         w = self.weapon(ident)
         distance = Fraction(hexes.distance(self.pos(ident), self.pos(target)) * 2)
         try:

@@ -37,12 +37,20 @@ class State:
 
 
 def _obj(value: Any, path: tuple, allowed: set[str]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise RulesError("must be an object", path)
     for key in value:
         if key not in allowed:
             raise RulesError(f"unknown field {key!r}", (*path, key))
     return value
+
+
+def _whole_at(data: Mapping[str, Any], key: str, default: Any, low: int, high: int, path: tuple) -> int:
+    """`whole` of `data[key]` (or `default`), the field's path built only when the value is refused."""
+    value = data.get(key, default)
+    if type(value) is int and low <= value <= high:
+        return value
+    return whole(value, (*path, key), low, high)
 
 
 def _bool(data: Mapping[str, Any], key: str, path: tuple) -> bool:
@@ -71,11 +79,11 @@ def read_weapon(data: Any, path: tuple, options: Mapping[str, Any]) -> dict[str,
         raise RulesError("must be a name of 1..64 characters", (*path, "name"))
     if "skill" not in data:
         raise RulesError("a weapon needs its `skill`", (*path, "skill"))
-    out = {"name": name, "skill": whole(data["skill"], (*path, "skill"), -20, 50),
-           "impact_mod": whole(merged.get("impact_mod", 0), (*path, "impact_mod"), -50, 50),
-           "penetration_value": whole(merged.get("penetration_value", 0), (*path, "penetration_value"), -50, 50),
+    out = {"name": name, "skill": _whole_at(data, "skill", None, -20, 50, path),
+           "impact_mod": _whole_at(merged, "impact_mod", 0, -50, 50, path),
+           "penetration_value": _whole_at(merged, "penetration_value", 0, -50, 50, path),
            "damage_type": _choice(merged, "damage_type", DAMAGE_TYPES, "blunt", path),
-           "range": whole(merged.get("range", 1), (*path, "range"), 0, 3),
+           "range": _whole_at(merged, "range", 1, 0, 3, path),
            "kind": _choice(merged, "kind", KINDS, "swung", path)}
     if merged.get("impact_cap") is not None:
         out["impact_cap"] = whole(merged["impact_cap"], (*path, "impact_cap"), -50, 200)
@@ -98,7 +106,7 @@ def read_combatant(data: Any, path: tuple, options: Mapping[str, Any], index: in
         raise RulesError("must be a string of at most 64 characters", (*path, "side"))
 
     def num(key: str, default: Any, low: int, high: int) -> int:
-        return whole(data.get(key, default), (*path, key), low, high)
+        return _whole_at(data, key, default, low, high, path)
 
     weapons = data["weapons"]
     if not isinstance(weapons, list) or not 1 <= len(weapons) <= 4:

@@ -104,6 +104,24 @@ def condition(wounds: Iterable[Mapping[str, Any]], unconscious: bool = False,
                      unconscious or worst["head"] == "critical", worst["chest"] == "critical", mortal, dying)
 
 
+_KNOWN: dict[tuple, Condition] = {}
+
+
+def known_condition(wounds: Iterable[Mapping[str, Any]], unconscious: bool = False,
+                    options: Mapping[str, Any] | None = None) -> Condition:
+    """`condition`, kept by what it depends on (each wound's location and severity, unconsciousness, the
+    `mortal_vital_dying` option): most fighters share the few sets of wounds a fight produces. The object
+    is shared, so its callers only read it."""
+    dying = True if options is None else options.get("mortal_vital_dying", True)
+    key = (tuple((w["location"], w["severity"]) for w in wounds), unconscious, dying)
+    found = _KNOWN.get(key)
+    if found is None:
+        if len(_KNOWN) > 4096:
+            _KNOWN.clear()
+        found = _KNOWN[key] = condition(wounds, unconscious, options)
+    return found
+
+
 def defence_state(cond: Condition, fallen: bool = False, stunned: bool = False) -> str:
     """The worst Defense state wounds leave a fighter in (*Wound Effects*: immobile and unconscious 3,
     stunned 5 + FR/2, fallen or crawling 5 + FR)."""
