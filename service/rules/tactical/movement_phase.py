@@ -64,7 +64,11 @@ def move_whole_cs(board: Board, declaration: Declaration) -> None:
     if target is None or rate == 0 or not mover.standing:
         return
     full = _cs_feet(mover.speed_mph)
-    allowed = float(min(full * rate, full - decimal_fraction(board.moved_feet[mover.id])))
+    moved = board.moved_feet[mover.id]
+    if rate == 1 and not moved:
+        allowed = float(full)  # the usual first move at full rate: min(full x 1, full - 0)
+    else:
+        allowed = float(min(full * rate, full - decimal_fraction(moved)))
     x, y, covered = step_toward(mover.x, mover.y, target[0], target[1], allowed, target[2])
     if covered <= 0:
         return
