@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping  # isinstance against it skips typing's alias layer
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from service.rules.errors import RulesError
@@ -67,12 +68,24 @@ def _choice(data: Mapping[str, Any], key: str, choices: tuple, default: Any, pat
     return value
 
 
+@cache
+def _starter_weapons() -> dict[str, Mapping[str, Any]]:
+    """The starter weapon pack by name (the first row of a name, as a scan of the table finds it)."""
+    by_name: dict[str, Mapping[str, Any]] = {}
+    for row in cached("weapons"):
+        by_name.setdefault(row.get("name"), row)
+    return by_name
+
+
 def read_weapon(data: Any, path: tuple, options: Mapping[str, Any]) -> dict[str, Any]:
     """A weapon (§3): a pack weapon's statistics under its name, overridden by what is sent inline."""
     data = _obj(data, path, WEAPON_FIELDS)
     pack = options.get("weapon_pack", "default")
-    rows = cached("weapons") if pack == "default" else pack
-    base = next((dict(r) for r in rows if r.get("name") == data.get("name")), {})
+    if pack == "default":
+        row = _starter_weapons().get(data.get("name")) if isinstance(data.get("name"), str) else None
+        base = dict(row) if row is not None else {}
+    else:
+        base = next((dict(r) for r in pack if r.get("name") == data.get("name")), {})
     merged = {**base, **data}
     name = merged.get("name", "weapon")
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
