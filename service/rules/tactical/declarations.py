@@ -20,6 +20,7 @@ REPRISALS = ("attack", "disengage", "none")
 TARGET_POLICIES = ("declared", "first-standing", "random-standing")
 STRIKES = ("attack", "charge", "fire", "body-check")
 MAX_DECLARATIONS = 400
+PLAIN_FIELDS = frozenset(("combatant", "action", "target", "target_policy", "weapon"))  # the usual declaration
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple,
     elif action in STRIKES and policy == "declared":
         raise RulesError(f"a {action} needs a target (or a target_policy)", (*path, "target"))
     weapon = _weapon(people, who, raw.get("weapon", 0), (*path, "weapon"))
+    if raw.keys() <= PLAIN_FIELDS and action != "body-check":
+        return Declaration(who, action, target, policy, weapon)  # nothing else sent: every other field's default
     return Declaration(
         combatant=who, action=action, target=target, target_policy=policy, weapon=weapon,
         attack=_choice(raw, "attack", path, None, ATTACKS), to=_point(raw.get("to"), (*path, "to")),
