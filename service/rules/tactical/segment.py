@@ -75,7 +75,7 @@ def _roster(board: Board) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
                                             pain_now(person), declared.dice.initiative if declared else None))
     if not entries:
         return [], ()
-    rolled = initiative.roll_initiative(entries, board.rng, board.options.tie_break, odds=False)
+    rolled = initiative.roll_initiative(entries, board.rng, board.options.tie_break, odds=False, explain=False)
     roster = tuple({"id": p.combatant.id, "roll": p.dice.total, "initiative": p.initiative,
                     "actions": p.combatant.actions, "simultaneous": p.simultaneous, "dice": p.dice.as_dict()}
                    for p in rolled.roster)
