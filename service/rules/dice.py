@@ -43,7 +43,11 @@ class Roll:
 
 def roll(rng: random.Random, count: int, sides: int, modifier: int = 0) -> Roll:
     """Roll `count` dice of `sides` faces (1..sides) and add `modifier`."""
-    faces = tuple(rng.randint(1, sides) for _ in range(count))
+    if type(rng) is random.Random and type(sides) is int and sides >= 1:
+        below = rng._randbelow  # what randint(1, sides) draws, without its three layers of argument checks
+        faces = tuple(1 + below(sides) for _ in range(count))
+    else:
+        faces = tuple(rng.randint(1, sides) for _ in range(count))
     return Roll(_expression(count, sides, modifier), faces, sum(faces) + modifier)
 
 
@@ -214,9 +218,10 @@ class DiceSource:
         """`count` d`sides` + `modifier`, recorded (supplied when every face came from the caller)."""
         if not (self._queues and self._queues.get((combatant, role))):  # all generated: the common case
             below = (self._rng or self.rng)._randbelow
-            faces = [1 + below(sides) for _ in range(count)]
-            return self.record(role, _expression(count, sides, modifier), faces, sum(faces) + modifier, False,
-                               combatant)
+            faces = tuple([1 + below(sides) for _ in range(count)])
+            made = Roll(_expression(count, sides, modifier), faces, sum(faces) + modifier, False, role, combatant)
+            self.rolled.append(made)  # what `record` does, without a second tuple of the faces
+            return made
         taken = [self.take(role, sides, combatant) for _ in range(count)]
         faces = [face for face, _ in taken]
         return self.record(role, _expression(count, sides, modifier), faces, sum(faces) + modifier,
@@ -263,7 +268,20 @@ def _as_fractions(die: icepool.Die) -> dict[int, Fraction]:
     return {int(outcome): Fraction(quantity, total) for outcome, quantity in die.items()}
 
 
+_EXPRESSIONS: dict[tuple[int, int, int], str] = {}
+
+
 def _expression(count: int, sides: int, modifier: int) -> str:
+    key = (count, sides, modifier)
+    text = _EXPRESSIONS.get(key)
+    if text is None:
+        if len(_EXPRESSIONS) > 4096:
+            _EXPRESSIONS.clear()
+        text = _EXPRESSIONS[key] = _format_expression(count, sides, modifier)
+    return text
+
+
+def _format_expression(count: int, sides: int, modifier: int) -> str:
     base = f"{count if count != 1 else ''}d{sides}"
     if modifier:
         return f"{base}{modifier:+d}"

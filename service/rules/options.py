@@ -75,6 +75,8 @@ def read_options(specs: Mapping[str, OptionSpec], raw: Mapping[str, Any] | None,
 
 def whole(value: Any, path: Path, low: int | None = None, high: int | None = None) -> int:
     """An integer from JSON: booleans and floats with a fractional part are refused."""
+    if type(value) is int and (low is None or value >= low) and (high is None or value <= high):
+        return value  # the usual case, answered before the checks below
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RulesError("must be an integer", path)
     if isinstance(value, float):

@@ -1,7 +1,6 @@
 """Exact arithmetic helpers shared by every ruleset."""
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Literal
 
@@ -17,8 +16,21 @@ def exact(value: int | float | str | Fraction) -> Fraction:
 
 
 def round_half_up(value: Number) -> int:
-    """Round to the nearest whole number, .5 going up (RULINGS 2: 1.5->2, 4.5->5, 5.5->6)."""
-    return math.floor(Fraction(value) + Fraction(1, 2))
+    """Round to the nearest whole number, .5 going up (RULINGS 2: 1.5->2, 4.5->5, 5.5->6).
+
+    Worked in integers, floor((2n + d) / 2d) for n/d, which is floor(n/d + 1/2) without building fractions."""
+    if type(value) is int:
+        return value
+    if type(value) is not Fraction:
+        value = Fraction(value)
+    return (2 * value.numerator + value.denominator) // (2 * value.denominator)
+
+
+def half_up_quotient(numerator: Number, denominator: Number) -> int:
+    """round_half_up(numerator / denominator), in integers when both are (RULINGS 2)."""
+    if type(numerator) is int and type(denominator) is int and denominator > 0:
+        return (2 * numerator + denominator) // (2 * denominator)
+    return round_half_up(Fraction(numerator, denominator))
 
 
 def progressive(n: int, scheme: Progression = "triangular") -> int:

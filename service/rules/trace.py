@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+_NOT_FRACTIONS = frozenset((int, str, float, bool, type(None)))  # the usual values, told apart without the ABC check
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
@@ -17,7 +19,7 @@ class Step:
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view; exact fractions become floats (their exact text stays in `detail`)."""
         value = self.value
-        if isinstance(value, Fraction):
+        if type(value) not in _NOT_FRACTIONS and isinstance(value, Fraction):
             value = int(value) if value.denominator == 1 else float(value)
         return {"rule": self.rule, "detail": self.detail, "value": value}
 

@@ -7,7 +7,6 @@ the checks the struck combatant then rolls and writes the result into the CS's b
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ def land(board: Board, strike: "Strike", heroic: bool, extra_pot: int = 0) -> da
     the POT of a second blow struck in concert (F38)."""
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
     weapon = attacker.weapons[strike.weapon]
-    options = replace(_options(board, heroic), extra_pot=extra_pot)
+    options = _options(board, heroic, extra_pot)
     result = damage.resolve_blow(_attacker(board, attacker, strike), _weapon(weapon), _target(board, defender, strike),
                                  strike.attack, options)
     layers = tuple(Layer(a.type, a.dr, a.rating) for a in result.armor_after)
@@ -80,9 +79,9 @@ def _target(board: Board, defender: Combatant, strike: "Strike") -> damage.Targe
                          moving_mph=moving, range_band=strike.range_band)
 
 
-def _options(board: Board, heroic: bool) -> damage.BlowOptions:
+def _options(board: Board, heroic: bool, extra_pot: int = 0) -> damage.BlowOptions:
     return damage.BlowOptions(armor_wear=board.options.armor_wear, progression=board.options.progression,
-                              heroic_double=heroic and board.options.heroic_doubles_pot)
+                              heroic_double=heroic and board.options.heroic_doubles_pot, extra_pot=extra_pot)
 
 
 def check(board: Board, who: Combatant, name: str, av: int, dv: int) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from service.rules import dice
@@ -59,7 +59,7 @@ class Board:
 
     def update(self, combatant: Combatant, **changes: Any) -> Combatant:
         """Replace a combatant with a changed copy and return it."""
-        changed = replace(combatant, **changes)
+        changed = changed_copy(combatant, changes)
         self.people[combatant.id] = changed
         return changed
 
@@ -76,6 +76,21 @@ class Board:
         if not mine:
             return None
         return mine[min(pass_number, len(mine)) - 1]
+
+
+_COMBATANT_FIELDS = frozenset(f.name for f in fields(Combatant))
+
+
+def changed_copy(combatant: Combatant, changes: dict[str, Any]) -> Combatant:
+    """What `dataclasses.replace` gives, built by copying the field values: a Combatant has no
+    `__post_init__` and its frozen `__init__` (27 fields set one by one) is the costly part of a CS."""
+    unknown = changes.keys() - _COMBATANT_FIELDS
+    if unknown or type(combatant) is not Combatant:
+        return replace(combatant, **changes)
+    changed = object.__new__(Combatant)
+    changed.__dict__.update(combatant.__dict__)
+    changed.__dict__.update(changes)
+    return changed
 
 
 def pain_now(combatant: Combatant) -> int:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from service.rules.errors import RulesError
 from service.rules.tactical.body_check_declaration import BodyCheckSpec, read_body_check
-from service.rules.tactical.combat_state import ATTACKS, EncounterState
+from service.rules.tactical.combat_state import ATTACKS, Combatant, EncounterState
 
 ACTIONS = ("attack", "charge", "fire", "move", "defend", "wait", "other", "body-check")
 DEFENCES = ("best", "dodge", "parry", "none")
@@ -20,6 +20,7 @@ REPRISALS = ("attack", "disengage", "none")
 TARGET_POLICIES = ("declared", "first-standing", "random-standing")
 STRIKES = ("attack", "charge", "fire", "body-check")
 MAX_DECLARATIONS = 400
+PLAIN_FIELDS = frozenset(("combatant", "action", "target", "target_policy", "weapon"))  # the usual declaration
 
 
 @dataclass(frozen=True)
@@ -78,26 +79,41 @@ def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarati
     """Check a list of declarations against `state` (unknown combatants, weapons and targets refused)."""
     if not isinstance(raw, list) or len(raw) > MAX_DECLARATIONS:
         raise RulesError(f"declarations must be a list of at most {MAX_DECLARATIONS}", path)
-    return [read_declaration(state, item, (*path, i)) for i, item in enumerate(raw)]
+    people = roster(state)
+    return [read_declaration(state, item, (*path, i), people) for i, item in enumerate(raw)]
 
 
-def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaration:
-    """One declaration, e.g. {"combatant": "a", "action": "attack", "target": "b", "weapon": 0}."""
+def roster(state: EncounterState) -> dict[str, Combatant]:
+    """The encounter's combatants by id (the first of an id wins, as `EncounterState.get` finds it)."""
+    people: dict[str, Combatant] = {}
+    for combatant in state.combatants:
+        people.setdefault(combatant.id, combatant)
+    return people
+
+
+def read_declaration(state: EncounterState, raw: Any, path: tuple,
+                     people: Mapping[str, Combatant] | None = None) -> Declaration:
+    """One declaration, e.g. {"combatant": "a", "action": "attack", "target": "b", "weapon": 0};
+    `people` is `roster(state)` when the caller already made it."""
     if not isinstance(raw, Mapping):
         raise RulesError("a declaration must be an object", path)
-    who = _combatant(state, raw.get("combatant"), (*path, "combatant"))
+    if people is None:
+        people = roster(state)
+    who = _combatant(people, raw.get("combatant"), (*path, "combatant"))
     action = raw.get("action", "attack")
     if action not in ACTIONS:
         raise RulesError(f"action must be one of {list(ACTIONS)}", (*path, "action"))
     target = raw.get("target")
     policy = _choice(raw, "target_policy", path, "declared", TARGET_POLICIES)
     if target is not None:
-        _combatant(state, target, (*path, "target"))
+        _combatant(people, target, (*path, "target"))
         if target == who:
             raise RulesError("a combatant cannot target himself", (*path, "target"))
     elif action in STRIKES and policy == "declared":
         raise RulesError(f"a {action} needs a target (or a target_policy)", (*path, "target"))
-    weapon = _weapon(state, who, raw.get("weapon", 0), (*path, "weapon"))
+    weapon = _weapon(people, who, raw.get("weapon", 0), (*path, "weapon"))
+    if raw.keys() <= PLAIN_FIELDS and action != "body-check":
+        return Declaration(who, action, target, policy, weapon)  # nothing else sent: every other field's default
     return Declaration(
         combatant=who, action=action, target=target, target_policy=policy, weapon=weapon,
         attack=_choice(raw, "attack", path, None, ATTACKS), to=_point(raw.get("to"), (*path, "to")),
@@ -107,7 +123,7 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple) -> Declaratio
         opportunity=_flag(raw, "opportunity", path), actions=_actions(raw.get("actions"), (*path, "actions")),
         surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
         note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
-        combination=_combination(state, who, raw, weapon, path), intimidate=_intimidate(raw, path),
+        combination=_combination(people, who, raw, weapon, path), intimidate=_intimidate(raw, path),
         body_check=read_body_check(raw, path),
     )
 
@@ -117,7 +133,7 @@ def _melee_only(raw: Mapping[str, Any], key: str, path: tuple) -> None:
         raise RulesError(f"{key} goes with a melee attack or charge", (*path, key))
 
 
-def _combination(state: EncounterState, who: str, raw: Mapping[str, Any], lead: int, path: tuple
+def _combination(people: Mapping[str, Combatant], who: str, raw: Mapping[str, Any], lead: int, path: tuple
                  ) -> Combination | None:
     value = raw.get("combination")
     if value is None:
@@ -126,8 +142,8 @@ def _combination(state: EncounterState, who: str, raw: Mapping[str, Any], lead: 
     if not isinstance(value, Mapping) or set(value) - {"weapon", "sl", "mode"}:
         raise RulesError("combination must be {weapon, sl, mode}", where)
     _melee_only(raw, "combination", path)
-    second = _weapon(state, who, value.get("weapon"), (*where, "weapon"))
-    if second == lead or state.get(who).weapons[second].ranged is not None:
+    second = _weapon(people, who, value.get("weapon"), (*where, "weapon"))
+    if second == lead or people[who].weapons[second].ranged is not None:
         raise RulesError("the combination's weapon must be another melee weapon in hand", (*where, "weapon"))
     if not _number(value.get("sl"), 1000, integral=True) or value["sl"] < 0:
         raise RulesError("sl must be the Combination SL, 0..1000", (*where, "sl"))
@@ -151,14 +167,14 @@ def _intimidate(raw: Mapping[str, Any], path: tuple) -> Intimidate | None:
     return Intimidate(value["presence_av"], value["sl"], value["target_dv"])
 
 
-def _combatant(state: EncounterState, value: Any, path: tuple) -> str:
-    if not isinstance(value, str) or value not in {c.id for c in state.combatants}:
+def _combatant(people: Mapping[str, Combatant], value: Any, path: tuple) -> str:
+    if not isinstance(value, str) or value not in people:
         raise RulesError(f"no combatant {value!r} in this encounter", path)
     return value
 
 
-def _weapon(state: EncounterState, who: str, value: Any, path: tuple) -> int:
-    weapons = state.get(who).weapons
+def _weapon(people: Mapping[str, Combatant], who: str, value: Any, path: tuple) -> int:
+    weapons = people[who].weapons
     if isinstance(value, str):
         names = [w.name for w in weapons]
         if value in names:

@@ -22,7 +22,8 @@ class Event:
         """The JSON form: {"type": kind, field: value, ...}, dice and trace steps included."""
         out: dict[str, Any] = {"type": self.kind}
         for name in _names(type(self)):
-            out[name] = _plain(getattr(self, name))
+            value = getattr(self, name)
+            out[name] = value if type(value) in _EXACT_SCALARS else _plain(value)
         return out
 
 
@@ -36,7 +37,26 @@ def _names(cls: type) -> tuple[str, ...]:
     return _NAMES[cls]
 
 
+_EXACT_SCALARS = frozenset(_SCALARS)
+
+
 def _plain(value: Any) -> Any:
+    """A value as JSON-ready data; the exact built-in types are told apart by `type` first (the usual
+    case, and cheaper than the `isinstance` chain that still handles subclasses)."""
+    kind = type(value)
+    if kind in _EXACT_SCALARS:
+        return value
+    if kind is Step or kind is Roll:
+        return value.as_dict()
+    if kind is tuple or kind is list:
+        return [v if type(v) in _EXACT_SCALARS else v.as_dict() if type(v) is Step or type(v) is Roll
+                else _plain(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _EXACT_SCALARS else _plain(v) for k, v in value.items()}
+    return _plain_subclass(value)
+
+
+def _plain_subclass(value: Any) -> Any:
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, (Roll, Step)):

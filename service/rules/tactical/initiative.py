@@ -69,11 +69,12 @@ class Initiative:
 
 
 def roll_initiative(combatants: Sequence[Combatant], rng: random.Random, tie_break: str = "alphabetical",
-                    pass_order: str = "passes", odds: bool = True) -> Initiative:
+                    pass_order: str = "passes", odds: bool = True, explain: bool = True) -> Initiative:
     """Roll Initiative for a CS (F1, RULINGS 17): dice in input order, then sort, then passes (A6).
 
     `odds` adds the exact first-action chances of a two-combatant roster (the calculator wants them,
-    the segment resolver does not).
+    the segment resolver does not); `explain=False` leaves out the trace (the resolver, which reports the
+    roster instead, would only throw its twenty formatted lines away).
     """
     _validate(combatants, tie_break, pass_order)
     dice = [d10(rng, c.roll, f"combatants.{i}.roll") for i, c in enumerate(combatants)]
@@ -82,7 +83,7 @@ def roll_initiative(combatants: Sequence[Combatant], rng: random.Random, tie_bre
                    for i, tied in placed)
     plan = passes([p.combatant for p in roster], pass_order)
     chances = first_probabilities(combatants[0], combatants[1], tie_break) if odds and len(combatants) == 2 else None
-    return Initiative(roster, plan, chances, _trace(roster, tie_break, pass_order, plan))
+    return Initiative(roster, plan, chances, _trace(roster, tie_break, pass_order, plan) if explain else ())
 
 
 def order(combatants: Sequence[Combatant], faces: Sequence[int], tie_break: str,

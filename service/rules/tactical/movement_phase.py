@@ -7,6 +7,7 @@ movement is at most ten pulses at full rate.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from service.rules.tactical.board import Board, can_initiate
 from service.rules.tactical.combat_state import Combatant
@@ -40,7 +41,19 @@ def goal(board: Board, declaration: Declaration) -> tuple[float, float, float] |
 
 def rate_of(declaration: Declaration) -> Fraction:
     """The quarter rate a declaration moves at (a Charge is always full rate)."""
-    return Fraction(1) if declaration.action == "charge" else Fraction(str(declaration.rate))
+    return Fraction(1) if declaration.action == "charge" else decimal_fraction(declaration.rate)
+
+
+@lru_cache(maxsize=1024)
+def decimal_fraction(value: float) -> Fraction:
+    """A float as the exact fraction of its decimal text (0.1 -> 1/10), kept: speeds and rates repeat."""
+    return Fraction(str(value))
+
+
+@lru_cache(maxsize=256)
+def _cs_feet(mph: float) -> Fraction:
+    """Feet a whole CS of ten full-rate pulses covers at `mph` (A35)."""
+    return feet_exact(decimal_fraction(mph)) * PULSES
 
 
 def move_whole_cs(board: Board, declaration: Declaration) -> None:
@@ -50,8 +63,12 @@ def move_whole_cs(board: Board, declaration: Declaration) -> None:
     rate = rate_of(declaration)
     if target is None or rate == 0 or not mover.standing:
         return
-    full = feet_exact(Fraction(str(mover.speed_mph))) * PULSES
-    allowed = float(min(full * rate, full - Fraction(str(board.moved_feet[mover.id]))))
+    full = _cs_feet(mover.speed_mph)
+    moved = board.moved_feet[mover.id]
+    if rate == 1 and not moved:
+        allowed = float(full)  # the usual first move at full rate: min(full x 1, full - 0)
+    else:
+        allowed = float(min(full * rate, full - decimal_fraction(moved)))
     x, y, covered = step_toward(mover.x, mover.y, target[0], target[1], allowed, target[2])
     if covered <= 0:
         return

@@ -75,7 +75,7 @@ def _roster(board: Board) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
                                             pain_now(person), declared.dice.initiative if declared else None))
     if not entries:
         return [], ()
-    rolled = initiative.roll_initiative(entries, board.rng, board.options.tie_break, odds=False)
+    rolled = initiative.roll_initiative(entries, board.rng, board.options.tie_break, odds=False, explain=False)
     roster = tuple({"id": p.combatant.id, "roll": p.dice.total, "initiative": p.initiative,
                     "actions": p.combatant.actions, "simultaneous": p.simultaneous, "dice": p.dice.as_dict()}
                    for p in rolled.roster)
@@ -111,7 +111,8 @@ def _resolve(board: Board, who: str, number: int) -> None:
     if target_id is None:
         board.emit(ActionLost(who, lost))
         return
-    declaration = replace(declaration, target=target_id)
+    if declaration.target != target_id:
+        declaration = replace(declaration, target=target_id)
     target = board.people[target_id]
     if declaration.action == "fire":
         _fire(board, declaration)

@@ -6,11 +6,10 @@ breakpoint table are the alternatives a game master may pick.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Literal, Mapping, Sequence
 
 from service.rules.errors import Contradiction, RulesError
-from service.rules.rounding import round_half_up
+from service.rules.rounding import half_up_quotient
 
 Method = Literal["ratio", "linear", "table"]
 METHODS: tuple[str, ...] = ("ratio", "linear", "table")
@@ -23,7 +22,7 @@ def ratio_chance(av: int, dv: int) -> int:
         return 1
     if dv <= 0:
         return 99
-    return _clamp(round_half_up(Fraction(100 * av, av + dv)))
+    return _clamp(half_up_quotient(100 * av, av + dv))
 
 
 def linear_chance(av: int, dv: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from service.rules.rounding import round_half_up
+from service.rules.rounding import half_up_quotient
 from service.rules.trace import Step
 
 NO_BUMBLE = 101
@@ -20,7 +20,7 @@ def heroic_max_roll(chance: int, enabled: bool = True) -> int:
     """RULINGS 6, F3: the highest Heroic roll, round_half_up(chance/10); 0 when there is none."""
     if not enabled:
         return 0
-    return max(0, round_half_up(Fraction(chance, 10)))
+    return max(0, half_up_quotient(chance, 10))
 
 
 def bumble_min_roll(chance: int, enabled: bool = True) -> int:
@@ -30,7 +30,7 @@ def bumble_min_roll(chance: int, enabled: bool = True) -> int:
     """
     if not enabled or chance >= 100:
         return NO_BUMBLE
-    return max(chance + 1, 100 - round_half_up(Fraction(100 - chance, 10)))
+    return max(chance + 1, 100 - half_up_quotient(100 - chance, 10))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +70,12 @@ def reuse_value(value: int, use: int, free: int = 1) -> int:
     """
     if use <= free:
         return value
-    return round_half_up(Fraction(value, 2 ** (use - free)))
+    return half_up_quotient(value, 2 ** (use - free))
 
 
 def reprisal_value(dv: int) -> int:
     """"Reprisal": defending with the weapon that just missed gives half of its current DV (half up)."""
-    return round_half_up(Fraction(dv, 2))
+    return half_up_quotient(dv, 2)
 
 
 @dataclass(frozen=True, slots=True)

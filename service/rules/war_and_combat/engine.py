@@ -4,14 +4,16 @@ Procedure*, *Running Out of Actions*, *Defensive Responses*, *Maneuver Tactics*,
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from fractions import Fraction
+from typing import Any
 
 from service.rules.dice import DiceSource
 from service.rules.errors import RulesError
 from service.rules.interface import StepResult
 from service.rules.options import whole
-from service.rules.war_and_combat import checks, damage, hexes, task, to_hit, wounds
+from service.rules.war_and_combat import checks, damage, hexes, movement, task, to_hit, wounds
 from service.rules.war_and_combat.option_specs import INTENTIONS, TACTICS
 from service.rules.war_and_combat.state import State, read_state, write_state
 
@@ -64,7 +66,7 @@ class Round:
         self.moved_points: dict[str, int] = {}
         self.path_done: dict[str, int] = {}
         self.flurries: list[dict[str, Any]] = []
-        self._conditions: dict[str, tuple[tuple[int, bool], wounds.Condition]] = {}
+        self._conditions: dict[str, tuple[int, bool, wounds.Condition]] = {}
         # surprise (first round only, option `surprise_rule`): no actions in the first flurry, no defence
         self.surprised = {i for i, c in self.people.items() if c["surprised"]} \
             if state.round == 0 and state.options["surprise_rule"] == "no_first_flurry" else set()
@@ -73,12 +75,12 @@ class Round:
     def cond(self, ident: str) -> wounds.Condition:
         """The fighter's wounds summed up (worked out again only when a wound or a knockout changed them)."""
         c = self.people[ident]
-        key = (len(c["wounds"]), c["unconscious"])
         cached = self._conditions.get(ident)
-        if cached is None or cached[0] != key:
-            cached = (key, wounds.condition(c["wounds"], c["unconscious"], self.options))
-            self._conditions[ident] = cached
-        return cached[1]
+        if cached is not None and cached[0] == len(c["wounds"]) and cached[1] == c["unconscious"]:
+            return cached[2]
+        made = wounds.known_condition(c["wounds"], c["unconscious"], self.options)
+        self._conditions[ident] = (len(c["wounds"]), c["unconscious"], made)
+        return made
 
     def out(self, ident: str) -> bool:
         """Out of the fight (rules document §8)."""
@@ -185,7 +187,6 @@ class Round:
 
     def points(self, ident: str) -> int:
         """Movement points a phase: half the pace's full move (floor), legs permitting (*Movement*)."""
-        from service.rules.war_and_combat import movement
         pace = self.decl.get(ident, {}).get("pace", "walk")
         full = movement.hexes_per_round(pace, self.options)
         mode = self.cond(ident).movement
@@ -572,7 +573,6 @@ class Round:
         target = d.get("target")
         if target not in self.people or self.out(target):
             return
-        from fractions import Fraction
         w = self.weapon(ident)
         distance = Fraction(hexes.distance(self.pos(ident), self.pos(target)) * 2)
         try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # facing 0..5
 
@@ -18,10 +19,16 @@ def _xy(q: float, r: float) -> tuple[float, float]:
 
 def direction_to(a: tuple[int, int], b: tuple[int, int]) -> int:
     """The hex side (0..5) of `a` that faces `b` most nearly (*Facing*)."""
-    x, y = _xy(b[0] - a[0], b[1] - a[1])
+    return _direction_of(b[0] - a[0], b[1] - a[1])
+
+
+@lru_cache(maxsize=4096)
+def _direction_of(dq: int, dr: int) -> int:
+    """`direction_to` for the offset between the hexes (it depends on nothing else, so it is kept)."""
+    x, y = _xy(dq, dr)
     best, score = 0, -math.inf
-    for i, (dq, dr) in enumerate(DIRECTIONS):
-        ux, uy = _xy(dq, dr)
+    for i, (side_q, side_r) in enumerate(DIRECTIONS):
+        ux, uy = _xy(side_q, side_r)
         dot = x * ux + y * uy
         if dot > score + 1e-9:
             best, score = i, dot

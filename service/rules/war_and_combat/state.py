@@ -3,8 +3,10 @@ in one canonical form (rules document §3; *Fighting Space › Facing*, *Game Sc
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping  # isinstance against it skips typing's alias layer
 from dataclasses import dataclass
-from typing import Any, Mapping
+from functools import cache
+from typing import Any
 
 from service.rules.errors import RulesError
 from service.rules.options import whole
@@ -36,12 +38,20 @@ class State:
 
 
 def _obj(value: Any, path: tuple, allowed: set[str]) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise RulesError("must be an object", path)
     for key in value:
         if key not in allowed:
             raise RulesError(f"unknown field {key!r}", (*path, key))
     return value
+
+
+def _whole_at(data: Mapping[str, Any], key: str, default: Any, low: int, high: int, path: tuple) -> int:
+    """`whole` of `data[key]` (or `default`), the field's path built only when the value is refused."""
+    value = data.get(key, default)
+    if type(value) is int and low <= value <= high:
+        return value
+    return whole(value, (*path, key), low, high)
 
 
 def _bool(data: Mapping[str, Any], key: str, path: tuple) -> bool:
@@ -58,23 +68,35 @@ def _choice(data: Mapping[str, Any], key: str, choices: tuple, default: Any, pat
     return value
 
 
+@cache
+def _starter_weapons() -> dict[str, Mapping[str, Any]]:
+    """The starter weapon pack by name (the first row of a name, as a scan of the table finds it)."""
+    by_name: dict[str, Mapping[str, Any]] = {}
+    for row in cached("weapons"):
+        by_name.setdefault(row.get("name"), row)
+    return by_name
+
+
 def read_weapon(data: Any, path: tuple, options: Mapping[str, Any]) -> dict[str, Any]:
     """A weapon (§3): a pack weapon's statistics under its name, overridden by what is sent inline."""
     data = _obj(data, path, WEAPON_FIELDS)
     pack = options.get("weapon_pack", "default")
-    rows = cached("weapons") if pack == "default" else pack
-    base = next((dict(r) for r in rows if r.get("name") == data.get("name")), {})
+    if pack == "default":
+        row = _starter_weapons().get(data.get("name")) if isinstance(data.get("name"), str) else None
+        base = dict(row) if row is not None else {}
+    else:
+        base = next((dict(r) for r in pack if r.get("name") == data.get("name")), {})
     merged = {**base, **data}
     name = merged.get("name", "weapon")
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
         raise RulesError("must be a name of 1..64 characters", (*path, "name"))
     if "skill" not in data:
         raise RulesError("a weapon needs its `skill`", (*path, "skill"))
-    out = {"name": name, "skill": whole(data["skill"], (*path, "skill"), -20, 50),
-           "impact_mod": whole(merged.get("impact_mod", 0), (*path, "impact_mod"), -50, 50),
-           "penetration_value": whole(merged.get("penetration_value", 0), (*path, "penetration_value"), -50, 50),
+    out = {"name": name, "skill": _whole_at(data, "skill", None, -20, 50, path),
+           "impact_mod": _whole_at(merged, "impact_mod", 0, -50, 50, path),
+           "penetration_value": _whole_at(merged, "penetration_value", 0, -50, 50, path),
            "damage_type": _choice(merged, "damage_type", DAMAGE_TYPES, "blunt", path),
-           "range": whole(merged.get("range", 1), (*path, "range"), 0, 3),
+           "range": _whole_at(merged, "range", 1, 0, 3, path),
            "kind": _choice(merged, "kind", KINDS, "swung", path)}
     if merged.get("impact_cap") is not None:
         out["impact_cap"] = whole(merged["impact_cap"], (*path, "impact_cap"), -50, 200)
@@ -97,7 +119,7 @@ def read_combatant(data: Any, path: tuple, options: Mapping[str, Any], index: in
         raise RulesError("must be a string of at most 64 characters", (*path, "side"))
 
     def num(key: str, default: Any, low: int, high: int) -> int:
-        return whole(data.get(key, default), (*path, key), low, high)
+        return _whole_at(data, key, default, low, high, path)
 
     weapons = data["weapons"]
     if not isinstance(weapons, list) or not 1 <= len(weapons) <= 4:
@@ -165,8 +187,23 @@ def read_state(data: Any, path: tuple = ()) -> State:
 
 def write_state(state: State) -> dict[str, Any]:
     """The canonical JSON of a state (`read_state(write_state(s)) == s`)."""
-    return {"ruleset": "war-and-combat", "round": state.round, "options": copy.deepcopy(dict(state.options)),
+    return {"ruleset": "war-and-combat", "round": state.round, "options": _json_copy(dict(state.options)),
             "combatants": [_copy(c) for c in state.combatants]}
+
+
+def _json_copy(value: Any) -> Any:
+    """A deep copy of plain JSON data (objects, arrays, scalars): `copy.deepcopy` for this shape, minus its
+    memo bookkeeping."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _json_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_json_copy(v) for v in value]
+    if kind is tuple:
+        return tuple(_json_copy(v) for v in value)
+    if kind in (str, int, float, bool, type(None)):
+        return value
+    return copy.deepcopy(value)
 
 
 def _copy(c: Mapping[str, Any]) -> dict[str, Any]:

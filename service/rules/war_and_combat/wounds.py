@@ -4,11 +4,28 @@ disabled limbs, unconsciousness, immobility, movement, coup-de-grâce and defeat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from service.rules.war_and_combat import task
 from service.rules.war_and_combat.damage import PENALTY
+
+
+class cached_property:
+    """`functools.cached_property` without the lock Python 3.11 takes on every first read (a round builds
+    dozens of conditions); a Condition is read by one round at a time."""
+
+    def __init__(self, func: Any) -> None:
+        self.func, self.__doc__ = func, func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
 
 RANK = {None: 0, "light": 1, "serious": 2, "critical": 3, "mortal": 4}
 
@@ -85,6 +102,24 @@ def condition(wounds: Iterable[Mapping[str, Any]], unconscious: bool = False,
     dying = vital and (options is None or options.get("mortal_vital_dying", True))
     return Condition(worst, penalty, frozenset(disabled), frozenset(impaired - disabled),
                      unconscious or worst["head"] == "critical", worst["chest"] == "critical", mortal, dying)
+
+
+_KNOWN: dict[tuple, Condition] = {}
+
+
+def known_condition(wounds: Iterable[Mapping[str, Any]], unconscious: bool = False,
+                    options: Mapping[str, Any] | None = None) -> Condition:
+    """`condition`, kept by what it depends on (each wound's location and severity, unconsciousness, the
+    `mortal_vital_dying` option): most fighters share the few sets of wounds a fight produces. The object
+    is shared, so its callers only read it."""
+    dying = True if options is None else options.get("mortal_vital_dying", True)
+    key = (tuple((w["location"], w["severity"]) for w in wounds), unconscious, dying)
+    found = _KNOWN.get(key)
+    if found is None:
+        if len(_KNOWN) > 4096:
+            _KNOWN.clear()
+        found = _KNOWN[key] = condition(wounds, unconscious, options)
+    return found
 
 
 def defence_state(cond: Condition, fallen: bool = False, stunned: bool = False) -> str:
