@@ -1,7 +1,7 @@
 """One thread per worker process that writes every event stream handed to it, fed by Redis pub/sub.
 
 A stream costs a socket, a few hundred bytes here and nothing else while idle. One thread (a selector
-loop) does all the work: it adopts sockets, holds the process's pub/sub connection (`Subscription`:
+loop) does all the work: it adopts sockets, reads the process's pub/sub connection (`Feed`:
 SUBSCRIBE to the channel of each encounter this process has a stream for, so unwatched encounters cost
 it nothing), fans each message out to that encounter's local streams, sends heartbeats, ends streams at
 their deadline, notices clients that went away, and renews or releases the streams' admission leases.
@@ -13,7 +13,6 @@ logged before the channel was live, and after a reconnect every channel is subsc
 from __future__ import annotations
 
 import json
-import logging
 import queue
 import selectors
 import socket
@@ -26,12 +25,10 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from service.sessions.errors import EncounterNotFound
-from service.sessions.repository import Keys
 from service.streams import sse
 from service.streams.admission import RENEW_SECONDS, Admission, Lease
-from service.streams.subscription import Subscription
+from service.streams.subscription import Feed
 
-log = logging.getLogger("referee.streams")
 BUFFER_LIMIT = 512 * 1024  # bytes a stream may have unsent before it is dropped as too slow
 
 
@@ -69,11 +66,7 @@ class StreamHub:
         self._streams: dict[str, set[Stream]] = {}
         self._polled: set[Stream] = set()  # streams fed by polling (simulation progress), not by messages
         self._lock = threading.Lock()
-        self._subscription: Subscription | None = None
-        self._connect_at = 0.0  # when to (re)connect the subscription while it is down
-        self._backoff = 0.5
-        self._awaiting_pong = False
-        self._connected = threading.Event()
+        self._feed = Feed(redis, self._selector, clock)
         self._started = False
         self._stopping = False
 
@@ -89,7 +82,7 @@ class StreamHub:
                 self._started = True
                 self._selector.register(self._wake_r, selectors.EVENT_READ, None)
                 threading.Thread(target=self._run, name="referee-stream-hub", daemon=True).start()
-        self._connected.wait(wait)
+        self._feed.connected.wait(wait)
 
     def adopt(self, stream: Stream) -> None:
         """Take over a connection whose response headers were sent; the hub owns the socket from now on."""
@@ -108,17 +101,15 @@ class StreamHub:
             pass  # the wake-up pipe is full (the writer is due to wake anyway), or the hub stopped
 
     def _run(self) -> None:
-        self._connect()
+        self._feed.connect(self._streams)
         next_beat = next_renew = self.clock()
         while True:
             now = self.clock()
-            due = min(next_beat, next_renew, *(stream.next_poll for stream in self._polled))
-            if self._subscription is None:
-                due = min(due, self._connect_at)
+            due = min(next_beat, next_renew, self._feed.reconnect_at, *(s.next_poll for s in self._polled))
             for key, mask in self._selector.select(max(0.0, due - now)):
                 if key.data is None:
                     self._drain_inbox()
-                elif key.data is _SUBSCRIPTION:
+                elif key.data is self._feed:
                     self._on_messages()
                 else:
                     if mask & selectors.EVENT_WRITE:
@@ -126,18 +117,18 @@ class StreamHub:
                     if mask & selectors.EVENT_READ and not key.data.closed:
                         self._on_readable(key.data)
             if self._stopping:
-                self._disconnect()
+                self._feed.close()
                 self._selector.close()
                 self._wake_r.close()
                 self._wake_w.close()
                 return
             now = self.clock()
-            if self._subscription is None and now >= self._connect_at:
-                self._connect()
+            if now >= self._feed.reconnect_at:
+                self._feed.connect(self._streams)
             if now >= next_beat:
                 next_beat = now + self.heartbeat
                 self._beat(now)
-                self._ping()
+                self._feed.ping()
             if now >= next_renew:
                 next_renew = now + RENEW_SECONDS
                 self._renew()
@@ -176,7 +167,7 @@ class StreamHub:
             return
         if stream.encounter_id not in self._streams:
             self._streams[stream.encounter_id] = set()
-            self._subscribe([stream.encounter_id])  # its confirmation reads the log once more
+            self._feed.subscribe(stream.encounter_id)  # its confirmation reads the log once more
         self._streams[stream.encounter_id].add(stream)
         self._send(stream, sse.OPEN)
         self._catch_up(stream)  # whatever was logged after `since`, including what raced the hand-off
@@ -249,80 +240,13 @@ class StreamHub:
                 pass  # they lapse only after LEASE_SECONDS; the next renewal may reach Redis
 
     # --- the subscription ------------------------------------------------------------------------
-    def _connect(self) -> None:
-        """Open the subscription and subscribe every encounter this process streams (their confirmations
-        make each stream read what it missed while the subscription was down)."""
-        try:
-            self._subscription = Subscription(self._redis())
-            self._selector.register(self._subscription, selectors.EVENT_READ, _SUBSCRIPTION)
-            self._subscription.subscribe(_channel(encounter_id) for encounter_id in self._streams)
-        except (RedisError, OSError, ValueError) as error:
-            self._lost(error)
-            return
-        self._backoff, self._awaiting_pong = 0.5, False
-        self._connected.set()
-
-    def _lost(self, error: Exception) -> None:
-        log.warning("stream subscription lost (%s); reconnecting in %.1f s", error, self._backoff)
-        self._disconnect()
-        self._connect_at = self.clock() + self._backoff
-        self._backoff = min(self._backoff * 2, 5.0)
-
-    def _disconnect(self) -> None:
-        subscription, self._subscription = self._subscription, None
-        if subscription is not None:
-            try:
-                self._selector.unregister(subscription)
-            except (KeyError, ValueError, OSError):
-                pass
-            subscription.close()
-
-    def _subscribe(self, encounter_ids: list[str]) -> None:
-        if self._subscription is not None:
-            try:
-                self._subscription.subscribe(_channel(encounter_id) for encounter_id in encounter_ids)
-            except (RedisError, OSError) as error:
-                self._lost(error)
-
-    def _unsubscribe(self, encounter_id: str) -> None:
-        if self._subscription is not None:
-            try:
-                self._subscription.unsubscribe([_channel(encounter_id)])
-            except (RedisError, OSError) as error:
-                self._lost(error)
-
-    def _ping(self) -> None:
-        """A connection that did not answer the previous heartbeat's PING is dead even if the socket
-        looks open (a peer that vanished); reconnect rather than wait on it."""
-        if self._subscription is None:
-            return
-        if self._awaiting_pong:
-            self._lost(TimeoutError("no answer to PING"))
-            return
-        try:
-            self._subscription.ping()
-            self._awaiting_pong = True
-        except (RedisError, OSError) as error:
-            self._lost(error)
-
     def _on_messages(self) -> None:
-        try:
-            frames = self._subscription.read()  # type: ignore[union-attr]
-        except (RedisError, OSError) as error:
-            self._lost(error)
-            return
-        for frame in frames:
-            if not isinstance(frame, list):
-                self._awaiting_pong = False  # +PONG (or another simple reply): the connection answers
-                continue
-            kind = frame[0]
-            if kind == b"message":
-                self._deliver(_encounter_of(frame[1]), frame[2])
-            elif kind == b"subscribe":
-                for stream in list(self._streams.get(_encounter_of(frame[1]), ())):
-                    self._catch_up(stream)  # what was logged before the channel was live
-            elif kind == b"pong":
-                self._awaiting_pong = False
+        for kind, encounter_id, data in self._feed.read():
+            if kind == "message":
+                self._deliver(encounter_id, data)
+            else:  # subscribed: what was logged before the channel was live
+                for stream in list(self._streams.get(encounter_id, ())):
+                    self._catch_up(stream)
 
     # --- sockets -----------------------------------------------------------------------------------
     def _send(self, stream: Stream, data: bytes | str) -> None:
@@ -381,7 +305,7 @@ class StreamHub:
             streams.discard(stream)
             if not streams:
                 del self._streams[stream.encounter_id]
-                self._unsubscribe(stream.encounter_id)
+                self._feed.unsubscribe(stream.encounter_id)
         try:
             stream.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -396,13 +320,3 @@ class StreamHub:
             except RedisError:
                 pass  # the lease lapses by itself
 
-
-_SUBSCRIPTION = object()  # the selector's tag for the subscription's socket
-
-
-def _channel(encounter_id: str) -> str:
-    return Keys.of(encounter_id).live
-
-
-def _encounter_of(channel: bytes) -> str:
-    return channel.decode().partition("{")[2].partition("}")[0]

@@ -1,5 +1,8 @@
 """One process's Redis pub/sub connection for event streams, read from the hub's selector loop.
 
+`Feed` keeps it up (reconnects with backoff, PINGs each heartbeat, re-subscribes after a reconnect) and
+turns what arrives into (kind, encounter id, data); `Subscription` is one connection and its reader.
+
 The hub subscribes to the channel of each encounter it has a stream for (SUBSCRIBE, not a pattern), so
 a process never receives, parses or wakes up for the messages of encounters nobody watches through it.
 The connection is made by redis-py (address, TLS, AUTH, HELLO, SELECT all as configured for the API's
@@ -8,13 +11,101 @@ blocking reader, so the selector loop never waits on Redis and one wake-up handl
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+import selectors
+import threading
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
+
+from service.sessions.repository import Keys
+
+log = logging.getLogger("referee.streams")
 
 _INCOMPLETE = -1
+
+
+class Feed:
+    """The hub's subscription, kept up: the encounters' channels it is told to follow, a reconnect (with
+    backoff, every followed channel subscribed again) when the connection fails or misses a PING, and
+    `read()` giving ("message", encounter id, data) and ("subscribed", encounter id, None) in order."""
+
+    def __init__(self, redis: Callable[[], Any], selector: selectors.BaseSelector, clock: Callable[[], float]):
+        self._redis, self._selector, self._clock = redis, selector, clock
+        self._subscription: Subscription | None = None
+        self.reconnect_at = float("inf")  # when to connect again while the connection is down
+        self._backoff = 0.5
+        self._awaiting_pong = False
+        self.connected = threading.Event()  # set once the first connection is up
+
+    def connect(self, encounter_ids: Iterable[str]) -> None:
+        """Open the connection and subscribe every encounter in `encounter_ids`: their confirmations tell the
+        hub to read what the streams missed while the connection was down."""
+        try:
+            self._subscription = Subscription(self._redis())
+            self._selector.register(self._subscription, selectors.EVENT_READ, self)
+            self._subscription.subscribe(map(_channel, encounter_ids))
+        except (RedisError, OSError, ValueError) as error:
+            self._lost(error)
+            return
+        self.reconnect_at, self._backoff, self._awaiting_pong = float("inf"), 0.5, False
+        self.connected.set()
+
+    def subscribe(self, encounter_id: str) -> None:
+        self._send(lambda subscription: subscription.subscribe([_channel(encounter_id)]))
+
+    def unsubscribe(self, encounter_id: str) -> None:
+        self._send(lambda subscription: subscription.unsubscribe([_channel(encounter_id)]))
+
+    def ping(self) -> None:
+        """A connection that did not answer the previous PING is dead even if its socket looks open (a
+        peer that vanished): reconnect rather than wait on it."""
+        if self._subscription is not None and self._awaiting_pong:
+            self._lost(TimeoutError("no answer to PING"))
+            return
+        self._send(lambda subscription: subscription.ping())
+        self._awaiting_pong = self._subscription is not None
+
+    def read(self) -> list[tuple[str, str, bytes | None]]:
+        """What arrived, when the selector says the connection is readable."""
+        try:
+            frames = self._subscription.read() if self._subscription is not None else []
+        except (RedisError, OSError) as error:
+            self._lost(error)
+            return []
+        out: list[tuple[str, str, bytes | None]] = []
+        for frame in frames:
+            if not isinstance(frame, list) or frame[0] == b"pong":
+                self._awaiting_pong = False  # +PONG (RESP3) or [pong, ""] (RESP2): the connection answers
+            elif frame[0] == b"message":
+                out.append(("message", _encounter_of(frame[1]), frame[2]))
+            elif frame[0] == b"subscribe":
+                out.append(("subscribed", _encounter_of(frame[1]), None))
+        return out
+
+    def close(self) -> None:
+        subscription, self._subscription = self._subscription, None
+        if subscription is not None:
+            try:
+                self._selector.unregister(subscription)
+            except (KeyError, ValueError, OSError):
+                pass
+            subscription.close()
+
+    def _send(self, command: Callable[[Subscription], None]) -> None:
+        if self._subscription is not None:
+            try:
+                command(self._subscription)
+            except (RedisError, OSError) as error:
+                self._lost(error)
+
+    def _lost(self, error: Exception) -> None:
+        log.warning("stream subscription lost (%s); reconnecting in %.1f s", error, self._backoff)
+        self.close()
+        self.reconnect_at = self._clock() + self._backoff
+        self._backoff = min(self._backoff * 2, 5.0)
 
 
 class Subscription:
@@ -113,3 +204,11 @@ class RespReader:
         if kind in b"_":
             return None, after
         raise RedisConnectionError(f"unexpected reply type {chr(kind)!r} on the pub/sub connection")
+
+
+def _channel(encounter_id: str) -> str:
+    return Keys.of(encounter_id).live
+
+
+def _encounter_of(channel: bytes) -> str:
+    return channel.decode().partition("{")[2].partition("}")[0]
