@@ -2,8 +2,9 @@
 absorption and penetration, wound severity by size, flurries of actions on a hex map.
 
 Modules: `task` (task rolls, Defense by state, locations), `to_hit`, `damage`, `checks`, `wounds`,
-`movement`, `state` + `engine` (one round), `duel` (simulations); tables in `data/`, options in
-`option_specs`. `RULESET` is what the rest of the service sees.
+`movement`, `state`, `engine` (the RoundEngine) and `round` (one round: `moves`, `flurries`, `attacks`,
+`blows`), `duel` (simulations); tables in `data/`, options in `option_specs`. `RULESET` is what the rest
+of the service sees.
 """
 from __future__ import annotations
 
