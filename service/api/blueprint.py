@@ -28,7 +28,7 @@ from numbers import Number
 from types import FunctionType
 from typing import Any
 
-from flask import Request, Response, current_app, jsonify, request
+from flask import Request, Response, current_app, jsonify
 from flask_smorest import Blueprint as SmorestBlueprint
 from flask_smorest.utils import (
     get_appcontext,
@@ -39,6 +39,8 @@ from flask_smorest.utils import (
 from marshmallow import Schema, ValidationError
 from webargs.flaskparser import is_json_request
 
+from service.api.bodies import JSON_OBJECT
+from service.api.current import app_of_request, current_request
 from service.api.fastload import NotFast, compile_loader
 
 
@@ -74,14 +76,14 @@ class Blueprint(SmorestBlueprint):
 
             @wraps(parsed)
             def view(*f_args: Any, **f_kwargs: Any) -> Any:
-                body = _json_object(request._get_current_object())  # type: ignore[attr-defined]
+                body = _json_object(current_request())
                 if body is not None:
                     try:
                         loaded = load(body)
                     except NotFast:
                         pass
                     else:
-                        app = current_app._get_current_object()  # type: ignore[attr-defined]
+                        app = app_of_request()
                         if app.testing:
                             _check_load(schema, body, loaded)
                         return (func if plain else app.ensure_sync(func))(*f_args, loaded, **f_kwargs)
@@ -109,8 +111,9 @@ class Blueprint(SmorestBlueprint):
                 result = func(*args, **f_kwargs)
                 if type(result) is dict or type(result) is list:  # the usual answer: no status, no headers
                     dumped = result if schema is None else schema.dump(result)
-                    response = current_app.json.response(prepare(dumped))
-                    response.status_code = status_code
+                    response = app_of_request().json.response(prepare(dumped))
+                    if response.status_code != status_code:  # each set parses the status line again
+                        response.status_code = status_code
                     return response
                 return _respond(result, schema, status_code, prepare)
             respond._apidoc = documented._apidoc  # type: ignore[attr-defined]
@@ -165,9 +168,13 @@ def _documenting(decorate: Any) -> Any:
 def _json_object(req: Request) -> dict | None:
     """The request's JSON object when webargs would read the very same one, else None.
 
-    The body-check hook has parsed it already (`json.loads` of the bytes); webargs decodes the bytes
-    as UTF-8 first, so a body in another encoding or with a BOM goes the slow way and gets its answer.
+    The body-check hook has parsed it already (`json.loads` of the bytes) and kept it when it is such an
+    object; webargs decodes the bytes as UTF-8 first, so a body in another encoding or with a BOM goes the
+    slow way and gets its answer.
     """
+    body = req.environ.get(JSON_OBJECT)
+    if body is not None:
+        return body  # type: ignore[no-any-return]
     if not is_json_request(req):
         return None
     raw = req.get_data(cache=True)

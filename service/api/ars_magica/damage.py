@@ -8,7 +8,6 @@ from marshmallow import Schema, fields, validate
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import (
     botch_dice_schema,
-    exact_pair,
     exact_text,
     options_field,
     outcome_schema,
@@ -133,10 +132,11 @@ def damage_view(body: dict) -> dict:
     steps = [Step("3. Melee", "damage total (+6 mounted charge, +3 from behind)", total),
              Step("EXCEPTIONAL BLOW TABLE" if body["exceptional"] else "3. Melee",
                   "soak total" + (" without armor" if body["exceptional"] else ""), soak), *odds.steps]
-    return {"damage_total": total, "soak_total": soak, **exact_pair("chance", odds.chance),
-            **exact_pair("probabilities", odds.probabilities),
-            **exact_pair("severity_probabilities", odds.severity), "roll": roll,
+    return {"damage_total": total, "soak_total": soak, **answers.exact_fields(odds, ODDS_FIELDS), "roll": roll,
             **answers.common(dice, steps, _assumptions(body))}
+
+
+ODDS_FIELDS = (("chance", "chance"), ("probabilities", "probabilities"), ("severity_probabilities", "severity"))
 
 
 def _assumptions(body: dict) -> list[str]:
