@@ -39,7 +39,7 @@ def _id_of(environ: dict) -> str:
     rid = environ.get(ID_KEY)
     if rid is None:
         offered = environ.get("HTTP_X_REQUEST_ID", "")
-        rid = environ[ID_KEY] = offered if _VALID.fullmatch(offered) else os.urandom(16).hex()
+        rid = environ[ID_KEY] = offered if offered and _VALID.fullmatch(offered) else os.urandom(16).hex()
     return rid
 
 
