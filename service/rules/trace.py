@@ -17,7 +17,8 @@ class Step:
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view; exact fractions become floats (their exact text stays in `detail`)."""
         value = self.value
-        if isinstance(value, Fraction):
+        kind = type(value)  # Fraction is an ABC: isinstance of an int or float against it runs Python code
+        if kind is Fraction or (kind is not int and kind is not float and isinstance(value, Fraction)):
             value = int(value) if value.denominator == 1 else float(value)
         return {"rule": self.rule, "detail": self.detail, "value": value}
 
