@@ -1,9 +1,7 @@
 """The application factory: `create_app(config)` wires the API, errors and adapters."""
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Callable
-from weakref import WeakSet
 
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -26,6 +24,9 @@ API_DESCRIPTION = (
 LICENSE = {"name": "Proprietary: all rights reserved", "identifier": "LicenseRef-Proprietary"}
 
 
+PLAIN = "_referee_plain"  # set on a function found to need no async wrapper
+
+
 class RefereeFlask(Flask):
     """Flask, remembering which hooks and views need no async wrapper (it asks on every call otherwise:
     a dozen `inspect` calls per request, all with the same answer), and writing JSON with orjson."""
@@ -34,19 +35,17 @@ class RefereeFlask(Flask):
 
     def ensure_sync(self, func: Callable) -> Callable:  # type: ignore[type-arg]
         """The callable Flask should run for `func`: itself for a plain function."""
-        try:
-            if func in self._plain:
-                return func
-        except TypeError:  # not weak-referenceable
-            return super().ensure_sync(func)
+        # The mark holds the function's own id: a wrapper that copied its __dict__ (functools.wraps) is not
+        # taken for it, and it lives on the function, so per-request closures do not pile up anywhere.
+        if getattr(func, PLAIN, None) == id(func):
+            return func
         made = super().ensure_sync(func)
         if made is func:
-            self._plain.add(func)  # weakly: per-request closures do not pile up
+            try:
+                setattr(func, PLAIN, id(func))
+            except (AttributeError, TypeError):  # bound methods, builtins: asked each time
+                pass
         return made
-
-    @cached_property
-    def _plain(self) -> WeakSet:
-        return WeakSet()
 
 
 def create_app(config: Config | None = None) -> Flask:

@@ -14,7 +14,9 @@ only this one policy for every path.
 """
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response
+
+from service.api.current import current_request
 
 ALLOWED = ["Authorization", "If-Match", "If-None-Match", "Content-Type", "X-API-Key", "Last-Event-ID",
            "X-Request-ID"]
@@ -33,7 +35,7 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
     @app.after_request
     def cors(response: Response) -> Response:
         _vary_on_origin(response)  # also when this request had no Origin: a cache must not reuse it
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         origin = req.environ.get("HTTP_ORIGIN")
         if origin is None or not (any_origin or origin in listed):
             return response
@@ -49,8 +51,12 @@ def init_app(app: Flask, origins: tuple[str, ...]) -> None:
 
 def _vary_on_origin(response: Response) -> None:
     """Add Origin to `Vary` (werkzeug's `response.vary` parses and rebuilds the header: 4 us a response)."""
-    vary = response.headers.get("Vary")
+    vary = None
+    for name, value in response.headers:  # `get` raises and catches a KeyError when there is none
+        if name.lower() == "vary":
+            vary = value
+            break
     if not vary:
-        response.headers["Vary"] = "Origin"
+        response.headers.add("Vary", "Origin")  # none yet (looked for above): no second search
     elif "origin" not in {part.strip().lower() for part in vary.split(",")} and vary.strip() != "*":
         response.headers["Vary"] = f"{vary}, Origin"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from flask import Response
 from flask.json.provider import DefaultJSONProvider
 
 COMPACT = (",", ":")
@@ -29,3 +30,14 @@ class FastJSONProvider(DefaultJSONProvider):
             except (orjson.JSONEncodeError, TypeError):
                 pass
         return super().dumps(obj, **kwargs)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        """`jsonify`'s response, the body written straight to bytes (no str made and encoded again)."""
+        if self.compact is False or (self.compact is None and self._app.debug) or not self.sort_keys:
+            return super().response(*args, **kwargs)
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            body = orjson.dumps(obj, default=self.default, option=self.options | orjson.OPT_APPEND_NEWLINE)
+        except (orjson.JSONEncodeError, TypeError):
+            return super().response(*args, **kwargs)
+        return self._app.response_class(body, mimetype=self.mimetype)

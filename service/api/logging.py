@@ -16,7 +16,9 @@ import sys
 import time
 
 import orjson
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context, request
+
+from service.api.current import current_request, request_globals
 
 ACCESS_LOGGER = "referee.access"
 HEADER = "X-Request-ID"
@@ -37,7 +39,7 @@ def _id_of(environ: dict) -> str:
     rid = environ.get(ID_KEY)
     if rid is None:
         offered = environ.get("HTTP_X_REQUEST_ID", "")
-        rid = environ[ID_KEY] = offered if _VALID.fullmatch(offered) else os.urandom(16).hex()
+        rid = environ[ID_KEY] = offered if offered and _VALID.fullmatch(offered) else os.urandom(16).hex()
     return rid
 
 
@@ -119,18 +121,19 @@ def init_app(app: Flask, level: str = "INFO") -> None:
 
     @app.before_request
     def start() -> None:
-        environ = request.environ
+        environ = current_request().environ
         environ[STARTED_KEY] = time.perf_counter()
         _id_of(environ)
 
     @app.after_request
     def finish(response: Response) -> Response:
-        req = request._get_current_object()  # type: ignore[attr-defined]  # one context lookup, not six
-        rid = _id_of(req.environ)
+        req = current_request()  # one context lookup, not six
+        environ = req.environ
+        rid = environ.get(ID_KEY) or _id_of(environ)
         response.headers[HEADER] = rid
         write_access_line(logger, {"method": req.method, "path": req.path, "status": response.status_code,
-                                   "duration_ms": round(elapsed_in(req.environ) * 1000, 3), "request_id": rid,
-                                   "remote": req.remote_addr, "tenant": g.get("tenant")})
+                                   "duration_ms": round(elapsed_in(environ) * 1000, 3), "request_id": rid,
+                                   "remote": req.remote_addr, "tenant": request_globals().get("tenant")})
         return response
 
 

@@ -12,7 +12,7 @@ import re
 import time
 from typing import Any, Callable
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app
 from service.api.blueprint import Blueprint
 from marshmallow import Schema, fields
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -20,6 +20,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, multiprocess
 from redis import Redis
 from redis.exceptions import RedisError
 
+from service.api.current import current_request
 from service.api.errors import PROBLEM, problem
 from service.api.openapi import ProblemSchema
 from service.api.logging import elapsed_in
@@ -50,7 +51,7 @@ class Metrics:
 
     def observe(self, response: Response) -> None:
         """Count one answered request under its URL rule (never the raw path)."""
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         url_rule = req.url_rule
         method = req.method if req.method in METHODS else "OTHER"  # a client's made-up verbs are one label
         key = (method, url_rule.rule if url_rule else None, response.status_code)

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from service.rules.dice import DiceSource
 from service.rules.errors import NotFound
 from service.rules.options import OptionSpec
+from service.rules.options import read_options as _read_options
 
 Path = tuple[str | int, ...]
 Event = dict[str, Any]
@@ -152,8 +153,7 @@ class Ruleset:
 
     def read_options(self, raw: Mapping[str, Any] | None, path: Path = ("options",)) -> dict[str, Any]:
         """Every option's value: the caller's where given (checked), the default elsewhere."""
-        from service.rules.options import read_options
-        return read_options(self.options, raw, path)
+        return _read_options(self.options, raw, path)
 
 
 def assumptions_from(rows: Sequence[Mapping[str, Any]]) -> tuple[Assumption, ...]:

@@ -55,7 +55,7 @@ _DEFAULTS: dict[int, tuple[Mapping[str, "OptionSpec"], dict[str, Any]]] = {}
 
 def read_options(specs: Mapping[str, OptionSpec], raw: Mapping[str, Any] | None, path: Path) -> dict[str, Any]:
     """All options resolved: the caller's (checked) where sent, each default elsewhere."""
-    if not raw and raw is not None and not isinstance(raw, Mapping):
+    if not raw and raw is not None and type(raw) is not dict and not isinstance(raw, Mapping):
         raise RulesError("options must be an object", path)
     if not raw:  # most requests send none: the defaults, worked out once per set of specs
         cached = _DEFAULTS.get(id(specs))

@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
+from service.api.ars_magica.common import exact_pair
 from service.api.schemas import RollSchema, trace_field
 from service.rules import registry
 from service.rules.ars_magica import stress
@@ -47,6 +48,30 @@ def refuse_unused(dice: DiceSource, rolled: Iterable[tuple[str, stress.Rolled | 
         stress.refuse_leftovers(dice, (role,))
         if made.botch_faces:
             stress.refuse_leftovers(dice, (botch_role,))
+
+
+# (id of odds, fields) -> (odds, the answer's plain fields, its object fields); odds objects are remembered
+# by the rules, so a question asked again hands back the same object and its text is written once.
+_EXACT: dict[tuple[int, tuple], tuple[Any, dict[str, Any], tuple[tuple[str, dict], ...]]] = {}
+
+
+def exact_fields(odds: Any, names: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """For each (answer name, attribute of `odds`): `name` as float(s) and `name_exact` as fraction text(s)
+    (`common.exact_pair`); each answer gets its own copy of the objects."""
+    key = (id(odds), names)
+    known = _EXACT.get(key)
+    if known is None or known[0] is not odds:
+        if len(_EXACT) > 4096:
+            _EXACT.clear()
+        made: dict[str, Any] = {}
+        for name, attribute in names:
+            made.update(exact_pair(name, getattr(odds, attribute)))
+        known = _EXACT[key] = (odds, {name: value for name, value in made.items() if not isinstance(value, dict)},
+                               tuple((name, value) for name, value in made.items() if isinstance(value, dict)))
+    answer = dict(known[1])
+    for name, value in known[2]:
+        answer[name] = dict(value)
+    return answer
 
 
 def common(dice: DiceSource | None, steps: Iterable[Step], assumptions: list[str]) -> dict[str, Any]:

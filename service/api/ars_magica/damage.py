@@ -1,6 +1,7 @@
 """POST /v1/ars-magica/damage: a damage roll against a soak roll, in body (or brawling fatigue) levels."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -8,7 +9,6 @@ from marshmallow import Schema, fields, validate
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import (
     botch_dice_schema,
-    exact_pair,
     exact_text,
     options_field,
     outcome_schema,
@@ -130,13 +130,20 @@ def damage_view(body: dict) -> dict:
         answers.refuse_unused(dice, [("damage", blow.damage_die, "damage_botch"),
                                      ("soak", blow.soak_die, "soak_botch")])
         roll = _roll(blow)
-    steps = [Step("3. Melee", "damage total (+6 mounted charge, +3 from behind)", total),
-             Step("EXCEPTIONAL BLOW TABLE" if body["exceptional"] else "3. Melee",
-                  "soak total" + (" without armor" if body["exceptional"] else ""), soak), *odds.steps]
-    return {"damage_total": total, "soak_total": soak, **exact_pair("chance", odds.chance),
-            **exact_pair("probabilities", odds.probabilities),
-            **exact_pair("severity_probabilities", odds.severity), "roll": roll,
+    steps = [*_total_steps(total, soak, body["exceptional"]), *odds.steps]
+    return {"damage_total": total, "soak_total": soak, **answers.exact_fields(odds, ODDS_FIELDS), "roll": roll,
             **answers.common(dice, steps, _assumptions(body))}
+
+
+ODDS_FIELDS = (("chance", "chance"), ("probabilities", "probabilities"), ("severity_probabilities", "severity"))
+
+
+@lru_cache(maxsize=4096)
+def _total_steps(total: int, soak: int, exceptional: bool) -> tuple[Step, Step]:
+    """The damage and soak total steps (frozen, so one pair serves every answer with these totals)."""
+    return (Step("3. Melee", "damage total (+6 mounted charge, +3 from behind)", total),
+            Step("EXCEPTIONAL BLOW TABLE" if exceptional else "3. Melee",
+                 "soak total" + (" without armor" if exceptional else ""), soak))
 
 
 def _assumptions(body: dict) -> list[str]:

@@ -8,7 +8,6 @@ from marshmallow import Schema, fields, validate
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import (
     botch_dice_schema,
-    exact_pair,
     exact_text,
     options_field,
     outcome_schema,
@@ -197,20 +196,12 @@ def _missile(body: dict, opts: dict, attack: int, botch: dict, steps: list, dice
                                             "missile_exceptional_margin"])}
 
 
-_ODDS_TEXT: dict[int, tuple[to_hit.Odds, dict[str, Any]]] = {}  # id -> (odds, its answer fields)
+ODDS_FIELDS = (("chance", "chance"), ("probabilities", "probabilities"), ("botch_probabilities", "botch"))
 
 
 def _odds(odds: to_hit.Odds) -> dict[str, Any]:
-    """The odds' answer fields, written once per odds object (the rules remember odds, so a question asked
-    again hands back the same object)."""
-    known = _ODDS_TEXT.get(id(odds))
-    if known is None or known[0] is not odds:
-        if len(_ODDS_TEXT) > 4096:
-            _ODDS_TEXT.clear()
-        known = _ODDS_TEXT[id(odds)] = (odds, {**exact_pair("chance", odds.chance),
-                                               **exact_pair("probabilities", odds.probabilities),
-                                               **exact_pair("botch_probabilities", odds.botch)})
-    return {name: dict(value) if isinstance(value, dict) else value for name, value in known[1].items()}
+    """The odds' answer fields (`chance`, `probabilities`, `botch_probabilities` and their `_exact` twins)."""
+    return answers.exact_fields(odds, ODDS_FIELDS)
 
 
 def _roll(swing: to_hit.Swing) -> dict[str, Any]:

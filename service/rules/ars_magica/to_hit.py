@@ -18,6 +18,8 @@ MELEE = "3. Melee"
 FIRE = "2. First Missiles: MISSILE FIRE TABLE"
 ATTACK_MODIFIERS = {"high_ground": 3, "side": 1, "behind": 3, "mounted_vs_foot": 3, "all_out": 3}
 DEFENCE_MODIFIERS = {"high_ground": 3, "mounted_vs_foot": 3, "desperate": 6, "hold_ground": -2}
+NO_ATTACK_MODIFIERS = Step("OTHER MODIFIERS", "attack modifiers none", 0)  # steps are frozen: shared safely
+NO_DEFENCE_MODIFIERS = Step("Combat considerations", "defence modifiers none", 0)
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,29 @@ class Odds:
 
 def attack_modifier(flags: Mapping[str, Any]) -> tuple[int, list[Step]]:
     """OTHER MODIFIERS and *All-out attack* on the attack total (darkness -1..-3)."""
-    total = sum(v for k, v in ATTACK_MODIFIERS.items() if flags.get(k)) - int(flags.get("darkness", 0))
-    used = [k for k in ATTACK_MODIFIERS if flags.get(k)] + (["darkness"] if flags.get("darkness") else [])
+    if not any(flags.values()):  # the usual question: no modifier at all
+        return -int(flags.get("darkness", 0)), [NO_ATTACK_MODIFIERS]
+    total, used = 0, []
+    for name, bonus in ATTACK_MODIFIERS.items():
+        if flags.get(name):
+            total += bonus
+            used.append(name)
+    darkness = flags.get("darkness", 0)
+    if darkness:
+        used.append("darkness")
+    total -= int(darkness)
     return total, [Step("OTHER MODIFIERS", f"attack modifiers {used or 'none'}", total)]
 
 
 def defence_modifier(flags: Mapping[str, Any]) -> tuple[int, list[Step]]:
     """OTHER MODIFIERS, *Desperate defense* (+6) and *Hold ground* (-2) on the defence total."""
-    total = sum(v for k, v in DEFENCE_MODIFIERS.items() if flags.get(k))
-    used = [k for k in DEFENCE_MODIFIERS if flags.get(k)]
+    if not any(flags.values()):
+        return 0, [NO_DEFENCE_MODIFIERS]
+    total, used = 0, []
+    for name, bonus in DEFENCE_MODIFIERS.items():
+        if flags.get(name):
+            total += bonus
+            used.append(name)
     return total, [Step("Combat considerations", f"defence modifiers {used or 'none'}", total)]
 
 

@@ -34,3 +34,11 @@ def test_what_orjson_does_not_write_falls_back_to_flask():
     assert p.dumps({"t": datetime.datetime(2026, 11, 23, tzinfo=datetime.timezone.utc)}) == (
         '{"t":"Mon, 23 Nov 2026 00:00:00 GMT"}')
     assert provider(debug=True).response({"b": 1, "a": 2}).get_data(as_text=True) == '{\n  "a": 2,\n  "b": 1\n}\n'
+
+
+def test_a_response_is_the_bytes_jsonify_wrote_before():
+    answer = {"b": [1, 2.5, None], "a": {"z": True, "y": "Ælfric"}, 3: "three"}
+    made = provider().response(answer)
+    assert made.get_data() == (flask_bytes({str(k): v for k, v in answer.items()}) + "\n").encode()
+    assert made.mimetype == "application/json" and made.status_code == 200
+    assert provider().response({"n": 2 ** 70}).get_data() == b'{"n":1180591620717411303424}\n'
