@@ -10,6 +10,7 @@ from typing import Any
 from service.api.runequest_house.check_answers import trace
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
 from service.rules.errors import RulesError
+from service.rules.memo import remembered
 from service.rules.runequest_house import armor, stats
 from service.rules.runequest_house import knockback as kb
 from service.rules.runequest_house.damage import blow, passage, passage_distribution, wound
@@ -118,6 +119,24 @@ def _damage_weapon(weapon: Any, options: Mapping[str, Any]) -> dict[str, Any]:
 def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of /damage: the blow's distribution, knockback chance and roll."""
     options = read_options(body["options"])
+    remembered_odds, blow_used = _damage_odds(body, options)
+    odds = dict(remembered_odds)  # the remembered answer is shared: never changed in place
+    dice, roll = dice_source(body), None
+    if dice is not None:
+        weapon, bonus, degree, parry_degree, armor_ap = blow_used
+        target = body["target"]
+        roll = roll_damage(dice, {**body, "damage_bonus": bonus}, weapon, degree, parry_degree, body["parry"]["ap"],
+                           armor_ap, body["location"], {**target, "location_hp": None}, options,
+                           target["location_hp"])
+    assumptions, steps = odds.pop("assumptions"), odds.pop("trace")
+    return {**odds, "roll": roll, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
+            "assumptions": list(assumptions), "trace": steps}
+
+
+@remembered
+def _damage_odds(body: Mapping[str, Any], options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple]:
+    """What /damage answers whatever the dice (remembered: a VTT asks the same blow again and again), and
+    what the roll needs: the weapon, the damage bonus, the degrees and the armor's AP."""
     weapon = _damage_weapon(body["weapon"], options)
     if body["damage_bonus"] is not None and body["attacker"] is not None:
         raise RulesError("give damage_bonus or attacker, not both", ("attacker",))
@@ -126,7 +145,6 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
         attacker = body["attacker"]
         bonus = stats.damage_bonus(attacker["str"], attacker["siz"], options) if attacker else "0"
     parse(bonus, ("damage_bonus",))
-    body = {**body, "damage_bonus": bonus}
     target, degree = body["target"], body["degree"]
     parry_degree = body["parry"]["degree"] if body["parry"]["degree"] != "none" else "failure"
     layers = armor.layered(target["armor"], target["protection"], options, ("target", "armor"))
@@ -142,16 +160,12 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
                                    tuple(options[k] for k in KNOCKBACK_OPTIONS))
     steps = [Step("RQH-SPECIAL-DAMAGE", f"{degree}: roll {expression.text()}", expression.maximum()),
              Step("Page 68", f"armor {layers.ap} AP" + (" ignored by a critical" if critical else ""), armor_ap)]
-    dice, roll = dice_source(body), None
-    if dice is not None:
-        roll = roll_damage(dice, body, weapon, degree, parry_degree, body["parry"]["ap"], layers.ap,
-                           body["location"], {**target, "location_hp": None}, options, target["location_hp"])
     used = ["RQH-SPECIAL-DAMAGE", "RQH-DAMAGE-BONUS", "RQH-WOUNDS", "RQH-KNOCKBACK-DAMAGE", "RQH-LAYERING"]
     if parry_degree == "special":
         used.append("RQH-SPECIAL-PARRY-CRIT")
     if critical:
         used.append("RQH-CRIT-PARRY-AP")
-    return {"expression": expression.text(), "armor_ap": armor_ap,
+    odds = {"expression": expression.text(), "armor_ap": armor_ap,
             **{name: dict(values) for name, values in spread.items()}, **chance_pair("knockback_chance", chance),
-            "roll": roll, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
             "assumptions": used, "trace": trace(steps)}
+    return odds, (weapon, bonus, degree, parry_degree, layers.ap)

@@ -12,7 +12,7 @@ from service.rules.smoting import damage as dmg
 from service.rules.smoting import injury as inj
 from service.rules.smoting import movement as mov
 from service.rules.smoting import attack_odds, pools, to_hit
-from service.rules.smoting.memo import remembered
+from service.rules.memo import remembered
 from service.rules.trace import Step, fmt
 
 KIND_NEED = {"attribute": 1, "battle_move": 1, "zone_move": 2}

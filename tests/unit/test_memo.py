@@ -1,6 +1,6 @@
 """The smoting calculators' memory: a question asked again is answered from it, and nothing that changes the
 answer is left out of its key (the dice never count: rolls are not remembered)."""
-from service.rules.smoting.memo import remembered
+from service.rules.memo import remembered
 
 
 def counted():
