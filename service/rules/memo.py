@@ -39,7 +39,9 @@ def _key(body: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
     """Every field of the body but the dice, and every resolved option, as one hashable value: the body as
     JSON text with sorted keys (a string keeps its hash, and tells true, 1 and 1.0 apart), the options as
     a number standing for their values."""
-    plain = {k: v for k, v in body.items() if k not in ("seed", "rolls")}
+    plain = dict(body)
+    plain.pop("seed", None)
+    plain.pop("rolls", None)
     try:
         text: Any = _DUMPS(plain)
     except (TypeError, ValueError):  # not plain JSON: nested tuples instead
