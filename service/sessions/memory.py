@@ -60,8 +60,10 @@ class MemoryEncounters:
     def update(self, encounter_id: str, token: str, change: Callable[[Encounter], tuple[dict, list]],
                expected: int | None = None, edit: dict[str, Any] | None = None) -> Encounter:
         """Apply `change(current) -> (state, declarations)` if nobody wrote meanwhile (`edit`: see Redis)."""
-        current = self._snapshot(encounter_id, token, expected)
+        # the version is checked after `change`/`compute`: a bad body answers 422 even with a stale If-Match
+        current = self._snapshot(encounter_id, token, None)
         new = records.written(current, *change(current), edit=edit)
+        check_version(current, expected)
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.encounter = new
         return new
@@ -69,8 +71,10 @@ class MemoryEncounters:
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
                 expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
         """Resolve one segment with `compute(current)`; all of it lands, or none."""
-        current = self._snapshot(encounter_id, token, expected)
+        # the version is checked after `change`/`compute`: a bad body answers 422 even with a stale If-Match
+        current = self._snapshot(encounter_id, token, None)
         segment = compute(current)
+        check_version(current, expected)
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
         with self._commit(encounter_id, token, current, expected) as slot:

@@ -161,16 +161,20 @@ class RedisEncounters:
                expected: int | None = None, edit: dict[str, Any] | None = None) -> Encounter:
         """Apply `change(current) -> (state, declarations)` atomically; it may raise to refuse. `edit`
         describes the change so an undo of the segment before it can replay it."""
-        current, _ = self._snapshot(encounter_id, token, expected)
+        # the version is checked after `change`/`compute`: a bad body answers 422 even with a stale If-Match
+        current, _ = self._snapshot(encounter_id, token, None)
         new = records.written(current, *change(current), edit=edit)
+        check_version(current, expected)
         self._commit(current, expected, _fields(new, edits=edit is not None))
         return new
 
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
                 expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
         """Resolve one segment with `compute(current)`: one script writes state, log, undo, publish."""
-        current, _ = self._snapshot(encounter_id, token, expected)
+        # the version is checked after `change`/`compute`: a bad body answers 422 even with a stale If-Match
+        current, _ = self._snapshot(encounter_id, token, None)
         segment = compute(current)
+        check_version(current, expected)
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
         self._commit(current, expected, _fields(new, edits=True), push=events,

@@ -190,6 +190,17 @@ def test_encounters_per_client_are_capped_at_429(tmp_path):
     assert client.post("/v1/encounters", json=body).status_code == 201
 
 
+def test_a_bad_body_answers_422_even_with_a_stale_if_match(client):
+    eid, auth = create(client)
+    url = f"/v1/encounters/{eid}"
+    stale = {**auth, "If-Match": '"7"'}
+    bad = {"declarations": [{"combatant": "nobody-here", "action": "attack"}]}
+    for method, path in (("post", "/segments"), ("put", "/declarations")):
+        answer = getattr(client, method)(url + path, json=bad, headers=stale)
+        assert (answer.status_code, answer.mimetype) == (422, "application/problem+json"), path
+    assert client.get(url, headers=auth).headers["ETag"] == '"1"'  # nothing was stored
+
+
 def test_if_match_takes_a_list_of_tags_compared_strongly(client):
     eid, auth = create(client)
     url = f"/v1/encounters/{eid}/declarations"
