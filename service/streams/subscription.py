@@ -77,7 +77,9 @@ class Feed:
             return []
         out: list[tuple[str, str, bytes | None]] = []
         for frame in frames:
-            if not isinstance(frame, list) or frame[0] == b"pong":
+            if isinstance(frame, ResponseError):  # e.g. an ACL that refuses a channel: say so, keep going
+                log.warning("the pub/sub connection answered an error: %s", frame)
+            elif not isinstance(frame, list) or not frame or frame[0] == b"pong":
                 self._awaiting_pong = False  # +PONG (RESP3) or [pong, ""] (RESP2): the connection answers
             elif frame[0] == b"message":
                 out.append(("message", _encounter_of(frame[1]), frame[2]))
