@@ -19,36 +19,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
 
 from service.sessions.errors import EncounterNotFound
 from service.streams import sse
-from service.streams.admission import RENEW_SECONDS, Admission, Lease
+from service.streams.admission import RENEW_SECONDS, Admission
+from service.streams.stream import Stream
 from service.streams.subscription import Feed
 
 BUFFER_LIMIT = 512 * 1024  # bytes a stream may have unsent before it is dropped as too slow
-
-
-@dataclass(eq=False)
-class Stream:
-    """One adopted connection: whose events it wants, from which `seq`, until when."""
-
-    sock: socket.socket
-    encounter_id: str
-    token: str
-    repository: Any  # the tenant-scoped encounter repository the stream was opened with
-    since: int
-    deadline: float
-    lease: Lease | None = None
-    pending: bytearray = field(default_factory=bytearray)
-    poll: Callable[[], tuple[str, bool]] | None = None  # a polled stream: (text to send, done) every `every` s
-    every: float = 0.5
-    next_poll: float = 0.0
-    waiting: bool = False  # the socket was full: the selector watches it for writability too
-    closed: bool = False
 
 
 class StreamHub:
