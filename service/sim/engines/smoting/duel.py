@@ -129,7 +129,7 @@ class Duels:
         self.toward[i] = np.where(fire, 0, total)
         i = i[fire]
         j = i ^ 1
-        i = i[~self.kia[j] | self.ooa[j]]  # strikes.py: a target standing or out of action (even if killed)
+        i = i[~self.kia[j]]  # countdown.attack: a target standing or out of action; the killed are not hit again
         self.strike(i)
 
     # --- an attack --------------------------------------------------------------------------------------
