@@ -85,8 +85,11 @@ class Duel:
         return matchup.options["max_rounds"]
 
     def details(self, matchup: State, before: State, result: StepResult) -> dict[str, float]:
-        """Additive counts: landed blows and criticals, flurries and their starting actions, finishing wounds."""
-        out: dict[str, float] = {}
+        """Additive counts: landed blows and criticals, flurries and their starting actions, finishing wounds,
+        and rounds each side won the initiative (`initiative:<side>`)."""
+        sides = {c["id"]: c["side"] for c in before.combatants}
+        order = result.summary.get("order") or []
+        out: dict[str, float] = {f"initiative:{sides[order[0]]}": 1} if order else {}
         last_wound: dict[str, tuple[str, str]] = {}
         for e in result.events:
             if e["type"] == "blow_landed":

@@ -1,5 +1,6 @@
 """The array duel engine against the round resolver it stands in for: the same matchups give the same win
-shares, fight lengths, landed blows, criticals and actions (|z| <= 4 on each)."""
+shares, fight lengths, landed blows, criticals, actions and rounds the first side won the initiative
+(|z| <= 4 on each)."""
 from __future__ import annotations
 
 import math
@@ -29,6 +30,10 @@ MATCHUPS = {
     "options": ([fighter(4, 5, 9, 8, "dagger")], [fighter(4, 5, 9, 8, "dagger")],
                 {"hit_swap_rule": "always", "tie_succeeds": True, "limb_side": "opposite", "no_defence_def": 3,
                  "critical_keeps_offset": False, "penalties_apply_to_defence": True}),
+    # A skilled fighter wears down a big, unskilled one: with wound penalties on initiative (issue 21) the
+    # hurt fighter loses the initiative more often, which decides the flurry order on an equal flurry roll.
+    "wounds slow initiative": ([fighter(5, 8, 11, 10)], [fighter(5, 2, 8, 18)],
+                               {"penalties_apply_to_initiative": True, "flurry_initiative_tie": "fighter_rank"}),
 }
 
 
@@ -42,7 +47,8 @@ def metrics(tally):
     rounds = sum(int(k) * v for k, v in tally["rounds"].items())
     d = tally["details"]
     return {"win_a": tally["wins"].get("a", 0), "rounds": rounds, "landed": d.get("landed", 0),
-            "critical": d.get("critical", 0), "actions": d.get("flurry_actions", 0)}
+            "critical": d.get("critical", 0), "actions": d.get("flurry_actions", 0),
+            "initiative_a": d.get("initiative:a", 0)}
 
 
 def sample_stats(samples, weights):
@@ -65,7 +71,7 @@ def test_the_array_engine_matches_the_round_resolver(name):
     resolver = [metrics(fight(RULESET, state, rng)) for _ in range(800)]
     gen = np.random.default_rng(5)
     batches = [metrics(simulate(state, 200, gen)) for _ in range(40)]
-    for key in ("win_a", "rounds", "landed", "critical", "actions"):
+    for key in ("win_a", "rounds", "landed", "critical", "actions", "initiative_a"):
         r_mean, r_var = sample_stats([m[key] for m in resolver], [1] * len(resolver))
         v_mean, v_var = sample_stats([m[key] for m in batches], [200] * len(batches))
         z = (r_mean - v_mean) / math.sqrt(r_var + v_var or 1e-12)

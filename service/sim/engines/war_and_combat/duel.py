@@ -102,6 +102,7 @@ class Duels:
         self.counts = {"landed": 0, "critical": 0, "flurries": 0, "flurry_actions": 0}
         self.finish = np.zeros((7, 5), dtype=np.int64)
         self.out = np.zeros((n, 2), dtype=bool)
+        self.initiative = np.zeros(2, dtype=np.int64)  # rounds each fighter won the initiative
 
     # derived ------------------------------------------------------------------------------------
     def penalty(self, rows: np.ndarray, who: np.ndarray) -> np.ndarray:
@@ -251,6 +252,8 @@ class Duels:
         bad = self.bad_legs(rows2, both[None, :])
         self.fallen[live] &= ~(can_act & (bad == 0))
         init = _d(rng, 2 * n, 3).reshape(n, 2) + f.fr
+        if o["penalties_apply_to_initiative"]:  # moves.initiative: the wound penalty lowers the total
+            init = init + self.penalty(rows2, both[None, :])
         a_first_init = init[:, 0] > init[:, 1]
         tied = init[:, 0] == init[:, 1]
         for key in f.tie_keys:
@@ -261,6 +264,7 @@ class Duels:
             a_first_init |= tied & (coin[:, 0] > coin[:, 1])
             tied &= coin[:, 0] == coin[:, 1]
             coin = rng.integers(1, 7, size=(n, 2))
+        self.initiative += [int(a_first_init.sum()), int(n - a_first_init.sum())]
         engaged = (can_act[:, 0] & ~out[:, 1]) | (can_act[:, 1] & ~out[:, 0])
         rows = live[engaged]
         if len(rows) == 0:
@@ -366,6 +370,9 @@ def _tally(state: Any, duels: Duels, rounds: np.ndarray, over: np.ndarray) -> di
     n = len(rounds)
     lengths, counts = np.unique(rounds, return_counts=True)
     details: dict[str, float] = {k: v for k, v in duels.counts.items() if v}
+    for i, c in enumerate(cs):
+        if duels.initiative[i]:
+            details[f"initiative:{c['side']}"] = int(duels.initiative[i])
     for spec, sev in zip(*np.nonzero(duels.finish)):
         details[f"finish:{SPECIFIC[spec]}:{SEVERITY_NAMES[sev]}"] = int(duels.finish[spec, sev])
     return {"trials": n, "wins": {k: v for k, v in wins.items() if v}, "draws": int(n - win_a.sum() - win_b.sum()),
