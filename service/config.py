@@ -36,8 +36,11 @@ class Config:
     max_combatants: int = 200
     max_trials: int = 1_000_000
     encounter_ttl_seconds: int = 24 * 3600
+    max_log_bytes: int = 8 * 1024 * 1024  # event JSON one encounter's log keeps; older events give way to a `truncated` event
     sse_max_seconds: int = 300  # an encounter event stream ends after this long (clients reconnect)
     sse_heartbeat_seconds: int = 15  # comment line sent on an idle event stream
+    sse_stall_seconds: int = 30  # a stream whose client took no bytes this long gets a `closed` event and is closed
+    sse_buffer_bytes: int = 512 * 1024  # unsent bytes one stream holds; more events wait in the log (read in pages)
     streams_per_client: int = 200  # open event streams one client (API key's tenant, else IP) may hold; then 429
     streams_per_encounter: int = 50  # open event streams on one encounter; then 429
     cors_origins: tuple[str, ...] = ("*",)  # comma-separated in the environment; "*" allows any origin

@@ -156,7 +156,8 @@ def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
               "version": encounter.version, "links": links(encounter_id)}
     if registry.get(encounter.ruleset).terms.get("step") == "round":
         answer.update(round=segment.number, summary=segment.summary)
-    first = encounter.total - len(events)  # the log's index of this segment's first event (undo trims the log)
+    first = max(encounter.total - len(events), 0)  # the log's index of this step's first event (undo trims the
+    # log; a step bigger than the log's cap keeps only its tail, after the `truncated` event)
     location = f"{links(encounter_id)['events']}?offset={first}&limit={max(len(events), 1)}"
     return answer, 201, {**etag(encounter), "Location": location}
 
@@ -199,7 +200,12 @@ def events(query: dict, encounter_id: str) -> dict:
                                            "every logged event (the JSON is an `Event`; an undo is an `undo` event "
                                            "naming the events it removed); a comment heartbeat; `event: end` when "
                                            "the encounter ends. The stream closes after `sse_max_seconds` "
-                                           "(reconnect with Last-Event-ID). Event names: " + EVENT_NAMES + ".",
+                                           "(reconnect with Last-Event-ID). A step of any size is sent whole, read "
+                                           "from the log a page at a time as the client takes it; a client that "
+                                           "takes nothing for `sse_stall_seconds` gets `event: closed` (the "
+                                           "reason and the `seq` to resume after) and is closed; events the "
+                                           "log's byte cap dropped before a resuming client read them arrive "
+                                           "as one `truncated` event. Event names: " + EVENT_NAMES + ".",
                             "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
 @blp.alt_response(429, response="TOO_MANY_REQUESTS",
                   description="This client or this encounter already has as many open streams as allowed.")

@@ -199,14 +199,18 @@ class EncounterSegmentSchema(Schema):
 
 
 class EncounterEventPageSchema(Schema):
-    """A page of the encounter's event log."""
+    """A page of the encounter's event log. The log keeps at most `REFEREE_MAX_LOG_BYTES` of events (8 MiB
+    by default); past that the oldest are dropped and one `truncated` event stands first in their place
+    (its `seq` is the last dropped event's, `dropped` counts them all)."""
 
-    items = event_field(required=True, metadata={"description": "The events of this page, by `seq`."})
+    items = event_field(required=True, metadata={"description": "The events of this page, by `seq` (the "
+                                                                "first may be a `truncated` event)."})
     offset = fields.Integer(required=True,
                             metadata={"description": "Index of the page's first event in the log."})
     limit = fields.Integer(required=True, metadata={"description": "The page size asked for."})
     total = fields.Integer(required=True,
                            metadata={"description": "Events in the log (an undo removes the undone step's "
-                                                    "events)."})
+                                                    "events; the byte cap replaces the oldest with one "
+                                                    "`truncated` event)."})
     next = fields.String(required=True, allow_none=True,
                          metadata={"description": "URL of the next page; null on the last one."})

@@ -38,7 +38,26 @@ class EndEventSchema(EventBaseSchema):
     """The stream's last event: the encounter was ended (deleted); nothing more will come."""
 
 
-COMMON_EVENT_SCHEMAS: dict[str, type[Schema]] = {"undo": UndoEventSchema, "end": EndEventSchema}
+class TruncatedEventSchema(EventBaseSchema):
+    """Older events were dropped to keep the log within its byte cap (`REFEREE_MAX_LOG_BYTES`, 8 MiB by
+    default): this event stands first in the log in their place. Its `seq` is the last dropped event's, so
+    a stream resuming from before it receives it instead of the events it can no longer get."""
+
+    dropped = fields.Integer(required=True, metadata={"description": "How many events were dropped from the "
+                                                                     "log's start so far (all up to `seq`)."})
+
+
+class ClosedEventSchema(EventBaseSchema):
+    """The stream's last event when the server closes it early (its client took nothing for
+    `REFEREE_SSE_STALL_SECONDS`): reconnect with `Last-Event-ID` (or `?since=`) set to `last_seq`."""
+
+    reason = fields.String(required=True, metadata={"description": "Why the stream was closed."})
+    last_seq = fields.Integer(required=True, metadata={"description": "The `seq` of the last event this "
+                                                                      "stream sent; resume after it."})
+
+
+COMMON_EVENT_SCHEMAS: dict[str, type[Schema]] = {"undo": UndoEventSchema, "end": EndEventSchema,
+                                                 "truncated": TruncatedEventSchema, "closed": ClosedEventSchema}
 EVENT_NAMES = "{event_names}"  # filled in by service.api.contract with every event type the spec knows
 
 

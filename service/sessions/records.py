@@ -18,6 +18,7 @@ from typing import Any
 
 UNDO_DEPTH = 20
 MAX_EDITS = 50  # edits kept for replay after a segment; past this an undo of that segment answers 409
+MAX_LOG_BYTES = 8 * 1024 * 1024  # event JSON one encounter's log keeps; past it the oldest give way (log.py)
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Encounter:
     total: int = 0
     undo: int = 0
     edits: tuple[dict[str, Any], ...] = ()  # edits since the last resolved segment, oldest first
+    stored: int = 0  # bytes the store holds for it (state, declarations, edits, log, undo stack), after a write
 
     @property
     def segment(self) -> int:

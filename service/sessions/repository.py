@@ -18,13 +18,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from redis import Redis
 from redis.client import Pipeline
 
-from service.sessions import records
+from service.sessions import log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 
@@ -33,28 +33,84 @@ Replay = Callable[[Encounter, Sequence[dict]], tuple[dict, list]]
 
 # KEYS: main, events, undo, live. ARGV: version read, ttl, message ("" for none), events to cut from the
 # log's tail, undo op ("push" | "pop" | ""), undo entry, undo depth, n hash fields, n events to append,
-# then the field/value pairs, then the events. Returns 1, 0 (the version moved) or -1 (no encounter).
+# the log's byte cap (0: none), then the field/value pairs, then the events. Returns {1, log length, bytes
+# stored}, {0} (the version moved) or {-1} (no encounter). The hash keeps the byte counts of the log and
+# the undo stack (`log_bytes`, `undo_bytes`); past the cap the oldest events give way to one `truncated`
+# event (service/sessions/log.py). HSET is the first write: a full Redis refuses it and nothing is applied.
 COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return -1 end
-if version ~= ARGV[1] then return 0 end
-local fields, pushed = tonumber(ARGV[8]), tonumber(ARGV[9])
-if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 10, 9 + 2 * fields)) end
+if not version then return {-1} end
+if version ~= ARGV[1] then return {0} end
+local fields, pushed, cap = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + 2 * fields)) end
+local log_bytes = tonumber(redis.call('HGET', KEYS[1], 'log_bytes') or '0')
 local cut = tonumber(ARGV[4])
-if cut > 0 then redis.call('LTRIM', KEYS[2], 0, -cut - 1) end
-local first = 10 + 2 * fields
+if cut > 0 then
+  for _, item in ipairs(redis.call('LRANGE', KEYS[2], -cut, -1)) do log_bytes = log_bytes - #item end
+  redis.call('LTRIM', KEYS[2], 0, -cut - 1)
+end
+local first = 11 + 2 * fields
+for i = first, first + pushed - 1 do log_bytes = log_bytes + #ARGV[i] end
 for i = first, first + pushed - 1, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, first + pushed - 1)))
 end
+if cap > 0 and log_bytes > cap then
+  local dropped, last = 0, nil
+  while log_bytes + 128 > cap and redis.call('LLEN', KEYS[2]) > 0 do  -- room for the marker (log.MARKER_ROOM)
+    local item = redis.call('LPOP', KEYS[2])
+    log_bytes = log_bytes - #item
+    last = cjson.decode(item)
+    if last.type == 'truncated' then dropped = dropped + (last.dropped or 1) else dropped = dropped + 1 end
+  end
+  if last then
+    local marker = cjson.encode({type = 'truncated', seq = last.seq, segment = last.segment, dropped = dropped})
+    redis.call('LPUSH', KEYS[2], marker)
+    log_bytes = log_bytes + #marker
+  end
+end
+local undo_bytes = tonumber(redis.call('HGET', KEYS[1], 'undo_bytes') or '0')
 if ARGV[5] == 'push' then
   redis.call('LPUSH', KEYS[3], ARGV[6])
-  redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[7]) - 1)
+  undo_bytes = undo_bytes + #ARGV[6]
+  while redis.call('LLEN', KEYS[3]) > tonumber(ARGV[7]) do undo_bytes = undo_bytes - #redis.call('RPOP', KEYS[3]) end
 elseif ARGV[5] == 'pop' then
-  redis.call('LPOP', KEYS[3])
+  local top = redis.call('LPOP', KEYS[3])
+  if top then undo_bytes = undo_bytes - #top end
 end
+log_bytes, undo_bytes = math.max(log_bytes, 0), math.max(undo_bytes, 0)
+redis.call('HSET', KEYS[1], 'log_bytes', log_bytes, 'undo_bytes', undo_bytes)
 for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('PUBLISH', KEYS[4], ARGV[3]) end
-return 1
+local held = redis.call('HSTRLEN', KEYS[1], 'state') + redis.call('HSTRLEN', KEYS[1], 'declarations') +
+  redis.call('HSTRLEN', KEYS[1], 'edits')
+return {1, redis.call('LLEN', KEYS[2]), log_bytes + undo_bytes + held}
+"""
+# KEYS: main, events. ARGV: since, most events, most bytes. Returns {more, event...}: the events after
+# `since` (at least one, then as many as fit in the bytes), and 1 when more follow. `seq` rises along the
+# log, and at most (seq - since) entries lie after `since`, so the page starts at LLEN - (seq - since)
+# unless undos removed events since then: a binary search on `seq` finds it then.
+PAGE = """
+local n = redis.call('LLEN', KEYS[2])
+local since = tonumber(ARGV[1])
+local seq = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+local function seq_at(i) return cjson.decode(redis.call('LINDEX', KEYS[2], i)).seq end
+local lo = math.min(math.max(n - (seq - since), 0), n)
+if lo < n and seq_at(lo) <= since then
+  local a, b = lo + 1, n
+  while a < b do
+    local m = math.floor((a + b) / 2)
+    if seq_at(m) > since then b = m else a = m + 1 end
+  end
+  lo = a
+end
+local out, size = {0}, 0
+for _, item in ipairs(redis.call('LRANGE', KEYS[2], lo, lo + tonumber(ARGV[2]) - 1)) do
+  if #out > 1 and size + #item > tonumber(ARGV[3]) then break end
+  out[#out + 1] = item
+  size = size + #item
+end
+if lo + #out - 1 < n then out[1] = 1 end
+return out
 """
 # KEYS: main, events, undo, live. ARGV: version read, message. Same answers as COMMIT.
 DELETE = """
@@ -92,10 +148,11 @@ class Keys:
 
 def live_message(new: Encounter | None, events: Sequence[dict[str, Any]] = ()) -> str:
     """What a write publishes on the encounter's channel: the new version and `seq` and the events it
-    logged (so streams need not read the log), or `{"end": true}` when the encounter ended."""
+    logged (so streams need not read the log; none past `log.LIVE_EVENTS_BYTES`, and streams read the
+    log instead), or `{"end": true}` when the encounter ended."""
     if new is None:
         return _dump({"end": True})
-    return _dump({"version": new.version, "seq": new.seq, "events": list(events)})
+    return _dump({"version": new.version, "seq": new.seq, "events": log.live_events(events)})
 
 
 def check_version(current: Encounter, expected: int | None) -> None:
@@ -119,11 +176,14 @@ def blocked_by(edit: dict[str, Any], why: str) -> Conflict:
 
 
 class RedisEncounters:
-    """The encounter repository on Redis; `client` may be a function so nothing connects before first use."""
+    """The encounter repository on Redis; `client` may be a function so nothing connects before first use.
+    Each encounter's log keeps at most `max_log_bytes` of events (0: no cap; see service/sessions/log.py)."""
 
-    def __init__(self, client: Redis | Callable[[], Redis], ttl: int = 24 * 3600):
+    def __init__(self, client: Redis | Callable[[], Redis], ttl: int = 24 * 3600,
+                 max_log_bytes: int = records.MAX_LOG_BYTES):
         self._client = _SharedClient(client)  # tenant-scoped copies share one client and its pool
         self.ttl = ttl
+        self.max_log_bytes = max_log_bytes
         self.tenant: str | None = None
 
     def for_tenant(self, tenant: str | None) -> RedisEncounters:
@@ -149,7 +209,7 @@ class RedisEncounters:
                                           "tenant": self.tenant or ""})
             pipe.expire(keys.main, self.ttl)
             pipe.execute()
-        return encounter, token
+        return replace(encounter, stored=len(_dump(state)) + 2), token
 
     def get(self, encounter_id: str, token: str) -> Encounter:
         """The encounter (refreshing its TTL), or EncounterNotFound for an unknown id or a wrong token."""
@@ -165,8 +225,7 @@ class RedisEncounters:
         current, _ = self._snapshot(encounter_id, token, None)
         new = records.written(current, *change(current), edit=edit)
         check_version(current, expected)
-        self._commit(current, expected, _fields(new, edits=edit is not None))
-        return new
+        return self._commit(current, expected, new, _fields(new, edits=edit is not None))
 
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
                 expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
@@ -177,9 +236,9 @@ class RedisEncounters:
         check_version(current, expected)
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
-        self._commit(current, expected, _fields(new, edits=True), push=events,
-                     undo=("push", _dump(records.undo_entry(current, len(events)))),
-                     message=live_message(new, events))
+        new = self._commit(current, expected, new, _fields(new, edits=True), push=events,
+                           undo=("push", _dump(records.undo_entry(current, len(events)))),
+                           message=live_message(new, events))
         return new, events
 
     def undo(self, encounter_id: str, token: str, expected: int | None = None,
@@ -198,11 +257,10 @@ class RedisEncounters:
         kept = []
         if removed and tail > 0:
             kept = [item for item in self.redis.lrange(Keys.of(encounter_id).events, -tail, -1)
-                    if json.loads(item)["seq"] not in removed]
+                    if _kept(json.loads(item), removed)]
         marker = records.undo_event(entry, current)
-        self._commit(current, expected, _fields(new, edits=True), cut=max(tail, 0) if removed else 0,
-                     push=[*kept, marker], undo=("pop", ""), message=live_message(new, [marker]))
-        return new
+        return self._commit(current, expected, new, _fields(new, edits=True), cut=max(tail, 0) if removed else 0,
+                            push=[*kept, marker], undo=("pop", ""), message=live_message(new, [marker]))
 
     def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
         """End the encounter: every key goes, and its streams get a last `end` event."""
@@ -222,13 +280,18 @@ class RedisEncounters:
         self._touch(encounter_id)
         return [json.loads(item) for item in page], total
 
-    def events_after(self, encounter_id: str, token: str, since: int) -> list[dict[str, Any]]:
-        """Every logged event with `seq` above `since` (a reconnecting stream's catch-up)."""
-        current = self._read(self.redis, encounter_id, token)
-        if current.seq <= since:
-            return []
-        tail = self.redis.lrange(Keys.of(encounter_id).events, -(current.seq - since), -1)
-        return [event for event in map(json.loads, tail) if event["seq"] > since]
+    def log_page(self, encounter_id: str, token: str, since: int, max_bytes: int = log.PAGE_BYTES,
+                 max_events: int = log.PAGE_EVENTS) -> tuple[list[dict[str, Any]], bool]:
+        """The logged events with `seq` above `since`, one page of about `max_bytes` (at least one event),
+        and whether more follow: a stream's catch-up, read from Redis a page at a time."""
+        keys = Keys.of(encounter_id)
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(keys.main, "token", "tenant")
+            self._script(PAGE)(keys=[keys.main, keys.events], args=[since, max_events, max_bytes], client=pipe)
+            stored, (more, *page) = pipe.execute()
+        _check_token(encounter_id, token, stored[0])
+        self._check_tenant(encounter_id, stored[1])
+        return [json.loads(item) for item in page], bool(more)
 
     @contextmanager
     def listen(self, encounter_id: str) -> Iterator[Callable[[float], bool]]:
@@ -254,14 +317,18 @@ class RedisEncounters:
         check_version(current, expected)
         return current, (top[0] if top else None)
 
-    def _commit(self, current: Encounter, expected: int | None, fields: dict[str, Any], cut: int = 0,
-                push: Sequence[Any] = (), undo: tuple[str, str] = ("", ""), message: str = "") -> None:
-        """Write everything at once if the encounter is still at `current.version` (else refuse)."""
+    def _commit(self, current: Encounter, expected: int | None, new: Encounter, fields: dict[str, Any],
+                cut: int = 0, push: Sequence[Any] = (), undo: tuple[str, str] = ("", ""),
+                message: str = "") -> Encounter:
+        """Write everything at once if the encounter is still at `current.version` (else refuse); `new` as
+        stored: its log's length and the bytes it holds."""
         pairs = [item for pair in fields.items() for item in pair]
         items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
         args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
-                len(fields), len(items), *pairs, *items]
-        self._answer(self._script(COMMIT)(keys=Keys.of(current.id).all, args=args), current, expected)
+                len(fields), len(items), self.max_log_bytes, *pairs, *items]
+        done, *stored = self._script(COMMIT)(keys=Keys.of(current.id).all, args=args)
+        self._answer(done, current, expected)
+        return replace(new, total=stored[0], stored=stored[1])
 
     def _answer(self, done: int, current: Encounter, expected: int | None) -> None:
         if done == -1:
@@ -318,6 +385,12 @@ class _Waiter:
                 return True
             if time.monotonic() >= deadline:
                 return False
+
+
+def _kept(event: dict[str, Any], removed: set[int]) -> bool:
+    """An event an undo leaves in the log: not one of the undone step's, or the `truncated` marker (which
+    may carry the `seq` of one of them when the step was cut by the cap)."""
+    return event["seq"] not in removed or event.get("type") == "truncated"
 
 
 def _check_token(encounter_id: str, token: str, stored: bytes | None) -> None:

@@ -9,6 +9,14 @@ A message carries the events it logged; a stream that would miss one (it is behi
 message raced the stream's hand-off or the subscription) reads the encounter's log from its last `seq`
 instead. Every subscription's confirmation triggers that read for its streams, which covers what was
 logged before the channel was live, and after a reconnect every channel is subscribed (and read) again.
+
+A stream's unsent bytes stay under `buffer_limit`: events that do not fit (a big step, a long catch-up, a
+client reading slowly) wait in the log, and the stream reads them a page at a time as its socket drains,
+one page per stream per turn of the loop, so no step is too big to stream and no catch-up holds the
+thread or memory (issue 22, item 6). A client whose socket takes nothing for `stall_seconds` gets a last
+`closed` event naming the reason and the `seq` to resume after (best effort: it is not reading), and is
+closed; it resumes with `Last-Event-ID`, and a gap the log's cap made meanwhile reaches it as a
+`truncated` event.
 """
 from __future__ import annotations
 
@@ -29,16 +37,18 @@ from service.streams.admission import RENEW_SECONDS, Admission
 from service.streams.stream import Stream
 from service.streams.subscription import Feed
 
-BUFFER_LIMIT = 512 * 1024  # bytes a stream may have unsent before it is dropped as too slow
+BUFFER_LIMIT = 512 * 1024  # unsent bytes a stream holds; more wait in the log (a polled stream past it is dropped)
+STALL_SECONDS = 30.0  # a stream whose socket took nothing for this long is closed (with a `closed` event)
 
 
 class StreamHub:
     """The streams of one worker process. `redis` returns the shared client; nothing starts before use."""
 
     def __init__(self, redis: Callable[[], Any], admission: Admission | None, heartbeat: float,
-                 clock: Callable[[], float] = time.monotonic, buffer_limit: int = BUFFER_LIMIT):
+                 clock: Callable[[], float] = time.monotonic, buffer_limit: int = BUFFER_LIMIT,
+                 stall_seconds: float = STALL_SECONDS):
         self._redis, self.admission, self.heartbeat, self.clock = redis, admission, heartbeat, clock
-        self.buffer_limit = buffer_limit
+        self.buffer_limit, self.stall_seconds = buffer_limit, stall_seconds
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -46,6 +56,7 @@ class StreamHub:
         self._selector = selectors.DefaultSelector()
         self._streams: dict[str, set[Stream]] = {}
         self._polled: set[Stream] = set()  # streams fed by polling (simulation progress), not by messages
+        self._filling: set[Stream] = set()  # streams behind the log with room for a page: one page each turn
         self._lock = threading.Lock()
         self._feed = Feed(redis, self._selector, clock)
         self._started = False
@@ -87,6 +98,8 @@ class StreamHub:
         while True:
             now = self.clock()
             due = min(next_beat, next_renew, self._feed.reconnect_at, *(s.next_poll for s in self._polled))
+            if self._filling:
+                due = now
             for key, mask in self._selector.select(max(0.0, due - now)):
                 if key.data is None:
                     self._drain_inbox()
@@ -115,6 +128,8 @@ class StreamHub:
                 self._renew()
             for stream in [s for s in self._polled if s.next_poll <= now]:
                 self._poll(stream, now)
+            for stream in list(self._filling):
+                self._fill(stream)
 
     def _drain_inbox(self) -> None:
         try:
@@ -150,8 +165,9 @@ class StreamHub:
             self._streams[stream.encounter_id] = set()
             self._feed.subscribe(stream.encounter_id)  # its confirmation reads the log once more
         self._streams[stream.encounter_id].add(stream)
+        stream.progress_at = self.clock()
         self._send(stream, sse.OPEN)
-        self._catch_up(stream)  # whatever was logged after `since`, including what raced the hand-off
+        self._behind(stream)  # whatever was logged after `since`, including what raced the hand-off
 
     def _deliver(self, encounter_id: str, data: bytes) -> None:
         streams = self._streams.get(encounter_id)
@@ -168,19 +184,35 @@ class StreamHub:
         encoded = [sse.event(item).encode() for item in events]  # once, whoever gets them
         tails: dict[int, bytes] = {}  # one send per stream: the events after the `seq` it is at
         for stream in list(streams):
-            if stream.since < first:
-                self._catch_up(stream)  # it missed a message: the log has everything
+            if stream.closing_at is not None:
+                continue
+            if stream.behind or stream.since < first:
+                self._behind(stream)  # it missed a message (or the message carried no events): read the log
                 continue
             start = next((i for i, item in enumerate(events) if item["seq"] > stream.since), len(events))
             if start < len(events):
                 if start not in tails:
                     tails[start] = b"".join(encoded[start:])
+                if len(stream.pending) + len(tails[start]) > self.buffer_limit:
+                    self._behind(stream)  # no room: the log keeps them, read a page at a time as it drains
+                    continue
                 self._send(stream, tails[start])
                 stream.since = events[-1]["seq"]
 
-    def _catch_up(self, stream: Stream) -> None:
+    def _behind(self, stream: Stream) -> None:
+        """The log holds events after the stream's `since` that it has not queued: read them page by page."""
+        stream.behind = True
+        self._filling.add(stream)
+
+    def _fill(self, stream: Stream) -> None:
+        """Queue one page of the log after the stream's `since` if its buffer has room (else `_flush` asks
+        again once the socket drained)."""
+        self._filling.discard(stream)
+        if stream.closed or stream.closing_at is not None or not stream.behind or \
+                len(stream.pending) >= self.buffer_limit // 2:
+            return
         try:
-            items = stream.repository.events_after(stream.encounter_id, stream.token, stream.since)
+            page, stream.behind = stream.repository.log_page(stream.encounter_id, stream.token, stream.since)
         except EncounterNotFound:
             self._send(stream, sse.END)
             self._close(stream, flush=True)
@@ -188,9 +220,9 @@ class StreamHub:
         except RedisError:
             self._close(stream)  # the client reconnects with Last-Event-ID once Redis is back
             return
-        if items:
-            self._send(stream, "".join(map(sse.event, items)))
-            stream.since = items[-1]["seq"]
+        if page:
+            stream.since = page[-1]["seq"]
+            self._send(stream, "".join(map(sse.event, page)))
 
     def _poll(self, stream: Stream, now: float) -> None:
         stream.next_poll = now + stream.every
@@ -199,7 +231,7 @@ class StreamHub:
         except RedisError:
             text, done = "", True  # the client reconnects once Redis is back
         if text:
-            self._send(stream, text)
+            self._send(stream, text, bounded=True)
         if done or now >= stream.deadline:
             self._close(stream, flush=True)
 
@@ -207,10 +239,23 @@ class StreamHub:
         beat = sse.HEARTBEAT.encode()
         for streams in list(self._streams.values()):
             for stream in list(streams):
-                if now >= stream.deadline:
+                if stream.closing_at is not None:
+                    if now >= stream.closing_at:
+                        self._close(stream)  # it did not take its last bytes within a heartbeat
+                elif now >= stream.deadline:
                     self._close(stream, flush=True)  # the client reconnects with Last-Event-ID
+                elif stream.pending and now - stream.progress_at >= self.stall_seconds:
+                    self._close_stalled(stream, now)
                 elif not stream.pending:
                     self._send(stream, beat)
+
+    def _close_stalled(self, stream: Stream, now: float) -> None:
+        """A client that took nothing for `stall_seconds`: queue a `closed` event (why, and the `seq` to
+        resume after), give it a heartbeat to take it, then close."""
+        stream.behind, stream.closing_at = False, now + self.heartbeat
+        self._filling.discard(stream)
+        stream.pending += sse.closed(f"the client read nothing for {self.stall_seconds:g} s", stream.since).encode()
+        self._flush(stream)
 
     def _renew(self) -> None:
         leases = [s.lease for streams in self._streams.values() for s in streams if s.lease is not None]
@@ -227,14 +272,18 @@ class StreamHub:
                 self._deliver(encounter_id, data)
             else:  # subscribed: what was logged before the channel was live
                 for stream in list(self._streams.get(encounter_id, ())):
-                    self._catch_up(stream)
+                    self._behind(stream)
 
     # --- sockets -----------------------------------------------------------------------------------
-    def _send(self, stream: Stream, data: bytes | str) -> None:
+    def _send(self, stream: Stream, data: bytes | str, bounded: bool = False) -> None:
+        """Queue `data` and send what the socket takes. Encounter streams keep their own bound (events that
+        do not fit wait in the log); a `bounded` (polled) stream past `buffer_limit` is dropped."""
         if stream.closed:
             return
+        if not stream.pending:
+            stream.progress_at = self.clock()
         stream.pending += data.encode() if isinstance(data, str) else data
-        if len(stream.pending) > self.buffer_limit:
+        if bounded and len(stream.pending) > self.buffer_limit:
             self._close(stream)  # the client does not read: drop it rather than hold its backlog
             return
         self._flush(stream)
@@ -244,17 +293,20 @@ class StreamHub:
             while stream.pending:
                 sent = stream.sock.send(stream.pending)
                 del stream.pending[:sent]
+                stream.progress_at = self.clock()
         except BlockingIOError:
-            if not stream.waiting:
-                stream.waiting = True
-                self._selector.modify(stream.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, stream)
-            return
+            pass
         except OSError:
             self._close(stream)
             return
-        if stream.waiting:
-            stream.waiting = False
-            self._selector.modify(stream.sock, selectors.EVENT_READ, stream)
+        if stream.waiting != bool(stream.pending):
+            stream.waiting = bool(stream.pending)
+            events = selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.waiting else 0)
+            self._selector.modify(stream.sock, events, stream)
+        if not stream.pending and stream.closing_at is not None:
+            self._close(stream)  # a stalled stream's last bytes went out
+        elif stream.behind and len(stream.pending) < self.buffer_limit // 2:
+            self._filling.add(stream)
 
     def _on_readable(self, stream: Stream) -> None:
         """A stream's client sends nothing after its request: readable means it closed (or misbehaves)."""
@@ -281,6 +333,7 @@ class StreamHub:
         except (KeyError, ValueError):
             pass
         self._polled.discard(stream)
+        self._filling.discard(stream)
         streams = self._streams.get(stream.encounter_id)
         if streams is not None and stream.poll is None:
             streams.discard(stream)

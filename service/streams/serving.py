@@ -43,7 +43,9 @@ def hub_for(app: Flask) -> StreamHub:
         hub = _hubs.get(id(app))
         if hub is None:
             config, store = app.extensions["referee.config"], app.extensions["referee.encounters"]
-            hub = _hubs[id(app)] = StreamHub(lambda: store.redis, admission(app), config.sse_heartbeat_seconds)
+            hub = _hubs[id(app)] = StreamHub(lambda: store.redis, admission(app), config.sse_heartbeat_seconds,
+                                             buffer_limit=config.sse_buffer_bytes,
+                                             stall_seconds=config.sse_stall_seconds)
     hub.start()
     return hub
 
@@ -133,9 +135,12 @@ def _threaded(repository: Any, encounter_id: str, token: str, since: int, second
             try:
                 yield sse.OPEN
                 while True:
-                    for event in repository.events_after(encounter_id, token, since):
-                        since = event["seq"]
-                        yield sse.event(event)
+                    more = True
+                    while more:  # the log a page at a time (the client's reading paces it)
+                        page, more = repository.log_page(encounter_id, token, since)
+                        for event in page:
+                            since = event["seq"]
+                            yield sse.event(event)
                     left = deadline - time.monotonic()
                     if left <= 0:
                         return

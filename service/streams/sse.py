@@ -12,3 +12,10 @@ END = 'event: end\ndata: {"type": "end"}\n\n'  # the encounter ended (deleted or
 def event(item: dict[str, Any]) -> str:
     """One logged event: `id` is its `seq` (what Last-Event-ID resumes from), `event` its type."""
     return f"id: {item['seq']}\nevent: {item.get('type', 'event')}\ndata: {json.dumps(item)}\n\n"
+
+
+def closed(reason: str, last_seq: int) -> str:
+    """The last event of a stream the server closes early (a client that stopped reading): why, and the
+    `seq` of the last event it was sent (what `Last-Event-ID` resumes from)."""
+    body = json.dumps({"type": "closed", "reason": reason, "last_seq": last_seq})
+    return f"id: {last_seq}\nevent: closed\ndata: {body}\n\n"

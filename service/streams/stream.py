@@ -25,4 +25,7 @@ class Stream:
     every: float = 0.5
     next_poll: float = 0.0
     waiting: bool = False  # the socket was full: the selector watches it for writability too
+    behind: bool = False  # the log holds events after `since` not queued yet: read them a page at a time
+    progress_at: float = 0.0  # when the socket last took bytes (or the stream last had none pending)
+    closing_at: float | None = None  # a stalled stream: its `closed` event is queued; closed by this time
     closed: bool = False

@@ -92,8 +92,8 @@ def test_events_page(repo):
     assert total == 7
     assert [(e["seq"], e["segment"]) for e in page] == [(3, 1), (4, 2), (5, 2)]
     assert repo.events(created.id, token, 7, 50) == ([], 7)
-    assert [e["seq"] for e in repo.events_after(created.id, token, 5)] == [6, 7]
-    assert repo.events_after(created.id, token, 7) == []
+    assert [e["seq"] for e in repo.log_page(created.id, token, 5)[0]] == [6, 7]
+    assert repo.log_page(created.id, token, 7) == ([], False)
 
 
 def test_undo_restores_state_and_declarations_and_trims_events(repo):
@@ -119,7 +119,7 @@ def test_undoing_twice_removes_each_segments_events_and_logs_each_undo(repo):
     assert (undone.segment, undone.seq, undone.total) == (0, 7, 2)
     page, _ = repo.events(created.id, token, 0, 50)
     assert [(e["type"], e["seq"], e["removed_seqs"]) for e in page] == [("undo", 6, [3, 4, 5]), ("undo", 7, [1, 2])]
-    assert [e["seq"] for e in repo.events_after(created.id, token, 5)] == [6, 7]
+    assert [e["seq"] for e in repo.log_page(created.id, token, 5)[0]] == [6, 7]
 
 
 def test_undo_keeps_edits_made_after_the_segment_when_they_replay(repo):
