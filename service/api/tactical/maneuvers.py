@@ -119,8 +119,8 @@ def post_body_check(body: dict) -> dict:
             "attacker_chance": a_chance, "defender_chance": d_chance,
             "probabilities": {k: float(v) for k, v in shares.items()},
             "probabilities_exact": {k: fraction_text(v) for k, v in shares.items()},
-            "defender_bounce_feet": body_check.bounce_feet(att, dfd, moving),
-            "attacker_bounce_feet": body_check.bounce_feet(dfd, att, moving) if moving or not dodging else 0,
+            "defender_bounce_feet": body_check.bounce_feet(att, dfd, moving, "defender"),
+            "attacker_bounce_feet": 0 if dodging else body_check.bounce_feet(att, dfd, moving, "attacker"),
             "footing_dv": footing_dv, "footing_checks": list(who), "trace": _steps(steps)}
 
 

@@ -94,8 +94,12 @@ class BodyCheckSchema(Schema):
     defender_chance = answer_int("Defender's percent chance in the contest.")
     probabilities = fields.Nested(BodyOddsSchema, required=True, metadata={"description": "Exclusive outcomes."})
     probabilities_exact = fields.Nested(BodyOddsExactSchema, required=True, metadata={"description": "Exact."})
-    defender_bounce_feet = answer_int("Feet the defender flies when he loses (F40).")
-    attacker_bounce_feet = answer_int("Feet the attacker flies when he loses (F40).")
+    defender_bounce_feet = answer_int("Feet the defender flies when he loses: the impact speed (the attacker's "
+                                      "mph, + the defender's when both move) + the attacker's mSTA over his "
+                                      "(F40, RULINGS 20).")
+    attacker_bounce_feet = answer_int("Feet the attacker flies when the defender wins by the larger margin: the "
+                                      "same impact speed + the defender's mSTA over his (F40, RULINGS 20); 0 "
+                                      "against a Dodge, which bounces nobody.")
     footing_dv = answer_int("DV of the AGL check to keep one's feet after a successful body check.")
     footing_checks = fields.List(fields.String(), required=True,
                                  metadata={"description": "Who must make that AGL check."})

@@ -3,8 +3,9 @@
 Both sides use AGL mod + modified STA + STR mod (F39); a body check adds the attacker's shield Size, a
 Progressive bonus per armor layer and his speed. The defender stands with the same sum, or Dodges with a
 bonus per point his modified STA falls short of the attacker's. A tackle adds the speed difference to
-the faster side. The loser is bounced by speed plus the STA difference in feet (F40); footing is an AGL
-check against the mover's speed plus a Progressive modifier on the STR and STA difference.
+the faster side. The loser is bounced by the impact speed plus the other side's mSTA excess in feet (F40,
+RULINGS 20); a successful Dodge bounces nobody. Footing is an AGL check against the mover's speed plus a
+Progressive modifier on the STR and STA difference.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from service.rules.trace import Step
 
 HEADING = "Opportunity Actions: Body Checks, Side-swipes, Tackling and Overbearing"
 Kind = Literal["body-check", "side-swipe", "tackle"]
+Role = Literal["defender", "attacker"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +59,17 @@ def tackle_speeds(attacker: Body, defender: Body) -> tuple[int, int]:
     return max(0, gap), max(0, -gap)
 
 
-def bounce_feet(mover: Body, other: Body, both_moving: bool) -> int:
-    """F40: the loser flies back the mover's mph (+ the other's when both move) + the STA the winner has over him."""
-    speed = mover.speed_mph + (other.speed_mph if both_moving else 0)
-    return speed + max(0, mover.modified_sta - other.modified_sta)
+def impact_mph(attacker: Body, target: Body, both_moving: bool) -> int:
+    """F40 with RULINGS 20: the speed of the meeting is the attacker's mph, plus the target's when both move."""
+    return attacker.speed_mph + (target.speed_mph if both_moving else 0)
+
+
+def bounce_feet(attacker: Body, target: Body, both_moving: bool, bounced: Role = "defender") -> int:
+    """F40 with RULINGS 20, either direction: whoever is bounced (the target whose stand failed, or the
+    attacker the target beat by the larger margin) flies the impact speed plus the mSTA the other side has
+    over him, as if he had run into a wall. One function for the calculator and the segment resolver."""
+    own, other = (target, attacker) if bounced == "defender" else (attacker, target)
+    return impact_mph(attacker, target, both_moving) + max(0, other.modified_sta - own.modified_sta)
 
 
 def footing(attacker: Body, defender: Body, scheme: Progression = "triangular") -> tuple[int, tuple[str, ...], Step]:

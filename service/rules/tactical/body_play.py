@@ -6,7 +6,7 @@ the foe's 5-ft Zone. Both values come from `body_check` (the calculator's own fu
 F39 sum with shield Size, armor layers and the speed he moved at, against the target's bare sum or his
 Dodge plus the modified-STA bonus (whichever is better, unless he declared `dodge` or is struck from the
 Rear). A tackle adds the speed difference to the faster side. Both roll (RULINGS 5); the loser is bounced
-F40 feet, a successful tackle bears the target down, a successful body check calls for the footing check
+F40 feet (RULINGS 20: impact speed + the other's mSTA excess, either direction), a successful tackle bears the target down, a successful body check calls for the footing check
 and a dodged one for the attacker's, and a foe who stood or dodged it may take his Reprisal, which the
 committed attacker cannot Dodge.
 """
@@ -127,15 +127,16 @@ def _penalties(board: Board, attacker: Combatant, target: Combatant, av: int, dv
 
 def _outcome(result: str, spec: BodyCheckSpec, defence: str, att: body_check.Body, dfd: body_check.Body,
              both_moving: bool) -> tuple[str, str | None, int]:
-    """(outcome, who is bounced, feet): F40 for the loser; equal margins or two failures stop both."""
+    """(outcome, who is bounced, feet): F40 with RULINGS 20 for the loser, a successful Dodge bounces
+    nobody; equal margins or two failures stop both."""
     if result == "a":
         if spec.kind == "tackle":
             return "borne-down", None, 0
-        return "defender-bounced", "defender", body_check.bounce_feet(att, dfd, both_moving)
+        return "defender-bounced", "defender", body_check.bounce_feet(att, dfd, both_moving, "defender")
     if result == "b":
         if defence == "dodge":
             return "dodged", None, 0
-        return "attacker-bounced", "attacker", body_check.bounce_feet(dfd, att, both_moving)
+        return "attacker-bounced", "attacker", body_check.bounce_feet(att, dfd, both_moving, "attacker")
     return "both-stop", None, 0
 
 

@@ -51,6 +51,9 @@ RULINGS: tuple[dict[str, str], ...] = (
     {"id": "R18", "topic": "surprise", "ruling": "Outcomes by the contested margins; equal margins: not surprised."},
     {"id": "R19", "topic": "scope", "ruling": "What the text leaves to the GM is an explicit input with a "
                                               "documented default; every trace names the ruling used."},
+    {"id": "R20", "topic": "body-check bounce", "ruling": "Whoever is bounced (either side) flies the impact speed "
+                                                          "(attacker's mph, + the target's when both move) + the "
+                                                          "other's mSTA over his; a successful Dodge bounces nobody."},
 )
 
 def _option(default: Any, tag: str, summary: str, where: str, kind: str, **more: Any) -> OptionSpec:

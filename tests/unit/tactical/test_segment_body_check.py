@@ -67,8 +67,8 @@ def test_standing_by_the_larger_margin_bounces_the_attacker():
     result = play(ann_d100=(60,), bob_d100=(1,), bob=bob(attributes={"STR": 12, "mSTA": 20}))
     checked = events(result, "body-check")[0]
     assert checked["dv"] == 1 + 20 and checked["outcome"] == "attacker-bounced"
-    # Bob stood still: the STA gap alone
-    assert (checked["bounced"], checked["bounce_feet"]) == ("ann", 0 + 20 - 16)
+    # RULINGS 20: Bob stood still, so Ann flies her own 8 mph + the 4 points of mSTA he has over her
+    assert (checked["bounced"], checked["bounce_feet"]) == ("ann", 8 + 20 - 16)
     assert events(result, "check") == []
 
 
