@@ -700,7 +700,8 @@ def test_bad_option_value_is_422(client):
 
 def test_wounds_defence_in_worst_state(client):
     body = post(client, "/wounds", {"wounds": [{"location": "head", "severity": "serious"}], "fighter_rank": 6, "agl_mod": 1})
-    assert body["defence"] == 5 + 3  # stunned: base 5 + half FR
+    # RULINGS 21: the stun is timed from the hit, so `defence` is the Defense after it, the stun beside it
+    assert body["defence"] == 10 + 6 + 1 and body["stun"] == {"rounds": "1d6", "defence": 5 + 3}
     fallen = post(client, "/wounds", {"wounds": [{"location": "left_leg", "severity": "serious"}], "fighter_rank": 6, "agl_mod": 1})
     assert fallen["defence"] == 11
 

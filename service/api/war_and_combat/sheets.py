@@ -38,7 +38,20 @@ class WoundsRequestSchema(Strict):
                          metadata={"description": "Every wound taken."})
     fighter_rank = whole(0, 50, "Fighter rank (for `defence`).")
     agl_mod = whole(-10, 10, "Agility modifier.", 0)
+    stunned = JsonBoolean(load_default=False, metadata={"description": "The fighter is stunned now (RULINGS 21): "
+                                                                       "`defence` is then the stunned Defense and "
+                                                                       "`can_act` false. Default: the state after "
+                                                                       "the stun."})
     options = options_field()
+
+
+class StunSchema(Strict):
+    """The stun a serious head, chest or belly wound causes, timed from the hit (RULINGS 21)."""
+
+    rounds = fields.String(required=True, metadata={"description": "Rounds without action: the `stun_rounds` "
+                                                                   "option's dice (default \"1d6\")."})
+    defence = whole(-1000, 1000, "Defense while stunned: 5 + floor(FR/2), no agility (with fighter_rank).",
+                    required=True, allow_none=True)
 
 
 class LocationStateSchema(Strict):
@@ -58,31 +71,39 @@ class WoundsSchema(Strict):
     unconscious = JsonBoolean(required=True, metadata={"description": "A head critical."})
     immobile = JsonBoolean(required=True, metadata={"description": "A chest critical."})
     mortal = JsonBoolean(required=True, metadata={"description": "Any mortal wound."})
-    can_act = JsonBoolean(required=True, metadata={"description": "Neither unconscious nor mortally wounded."})
+    can_act = JsonBoolean(required=True, metadata={"description": "Neither unconscious, mortally wounded nor "
+                                                                  "stunned (`stunned: true`)."})
     coup_de_grace_eligible = JsonBoolean(required=True, metadata={"description": "Three limbs disabled, "
                                                                   "unconscious or mortally wounded."})
     defeated = JsonBoolean(required=True, metadata={"description": "Out of the fight (§8)."})
     movement = choice(("normal", "half", "crawl", "none"), "Movement left.", required=True)
-    defence = whole(-1000, 1000, "Defense in the worst applicable state (with fighter_rank).", required=True,
-                    allow_none=True)
+    defence = whole(-1000, 1000, "Defense in the worst state the wounds leave once any stun is over (the stunned "
+                    "Defense with `stunned: true`); with fighter_rank (RULINGS 21).", required=True, allow_none=True)
+    stun = fields.Nested(StunSchema, required=True, allow_none=True,
+                         metadata={"description": "The stun a serious head, chest or belly wound causes; null: "
+                                                  "none (RULINGS 21)."})
     trace = trace_field()
 
 
 def wounds_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The wounds answer (§12.5)."""
+    """The wounds answer (§12.5), the stun reported beside the Defense (RULINGS 21)."""
     options = option_specs.read(body.get("options"))
     cond = wounds.condition(body["wounds"], False, options)
     per = {loc: {"worst": cond.worst[loc], "penalty": (damage.PENALTY[cond.worst[loc]] or 0) if cond.worst[loc] else 0}
            for loc in task.SPECIFIC}
-    defence = None
-    if body.get("fighter_rank") is not None:
-        defence = task.defence(body["fighter_rank"], body["agl_mod"], wounds.defence_state(cond, cond.bad_legs > 0, cond.stunning),
-                               options)
+    fr, stunned = body.get("fighter_rank"), body["stunned"]
+    defence = None if fr is None else wounds.wound_defence(cond, fr, body["agl_mod"], options, stunned)
+    stun = wounds.stun_of(cond, options, fr, body["agl_mod"])
     steps = [Step("Wound Effects", "worst wound per location, locations added", cond.action_penalty)]
+    if stun is not None:
+        steps.append(Step("Wound Effects › Stun (RULINGS 21)", f"stunned {stun.rounds} rounds from the hit: no "
+                                                              "action, Defense 5 + FR/2", stun.defence))
     return {"action_penalty": cond.action_penalty, "per_location": per, "disabled_limbs": len(cond.disabled),
             "unconscious": cond.unconscious, "immobile": cond.immobile, "mortal": cond.mortal,
-            "can_act": not (cond.unconscious or cond.mortal), "coup_de_grace_eligible": cond.coup_de_grace,
-            "defeated": cond.defeated, "movement": cond.movement, "defence": defence, "trace": trace(steps)}
+            "can_act": not (cond.unconscious or cond.mortal or stunned),
+            "coup_de_grace_eligible": cond.coup_de_grace, "defeated": cond.defeated, "movement": cond.movement,
+            "defence": defence, "stun": None if stun is None else {"rounds": stun.rounds, "defence": stun.defence},
+            "trace": trace(steps)}
 
 
 class CombatantRequestSchema(Strict):

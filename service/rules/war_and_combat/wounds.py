@@ -136,3 +136,31 @@ def defence_state(cond: Condition, fallen: bool = False, stunned: bool = False) 
     if fallen:
         return "fallen"
     return "normal"
+
+
+@dataclass(frozen=True)
+class Stun:
+    """A stun the wounds cause: how many rounds (the `stun_rounds` dice) and the Defense while it lasts."""
+
+    rounds: str
+    defence: int | None
+
+
+def stun_of(cond: Condition, options: Mapping[str, Any], fighter_rank: int | None = None,
+            agl_mod: int = 0) -> Stun | None:
+    """*Wound Effects › Stun* with RULINGS 21: a serious head, chest or belly wound stuns for `stun_rounds`
+    rounds from the hit, at Defense 5 + floor(FR/2) (no agility) unless the wounds leave a worse state; None
+    when no wound stuns. The stun is timed, so it is reported beside the Defense, not folded into it."""
+    if not cond.stunning:
+        return None
+    defence = None if fighter_rank is None else wound_defence(cond, fighter_rank, agl_mod, options, stunned=True)
+    return Stun(str(options["stun_rounds"]), defence)
+
+
+def wound_defence(cond: Condition, fighter_rank: int, agl_mod: int, options: Mapping[str, Any],
+                  stunned: bool = False) -> int:
+    """The Defense wounds alone leave (*Wound Effects*, RULINGS 21): 10 + FR + agility unless unconscious,
+    immobile, crawling or fallen on a bad leg; the stunned Defense only while `stunned`. The stun itself is
+    timed from the hit (the round resolver counts `stunned_rounds`), so the stateless answer leaves it out."""
+    return task.defence(fighter_rank, agl_mod, defence_state(cond, cond.bad_legs > 0, stunned), options)
+
