@@ -66,6 +66,9 @@ DamageRequestSchema = named_schema("SmotingDamageRequestSchema", "A landed blow'
 class DamageRollSchema(Schema):
     """The damage as rolled."""
 
+    damage_pool = JsonInteger(required=True, metadata={"description": "Damage dice rolled, after Armor Resist, "
+                                                                      "the block's successes and the shield factor "
+                                                                      "(RULINGS 22; as /attack's roll.damage_pool)."})
     damage_faces = fields.List(JsonInteger(), required=True, metadata={"description": "Damage faces."})
     damage = JsonInteger(required=True, metadata={"description": "Successes rolled."})
     soaked = JsonInteger(required=True, metadata={"description": "Soak successes."})
@@ -79,12 +82,17 @@ class DamageRollSchema(Schema):
 
 
 DamageSchema = named_schema("SmotingDamageSchema", "Damage bands, the damage table and a roll.", {
-    "pool": JsonInteger(required=True, metadata={"description": "Damage dice rolled (before a block)."}),
+    "pool": JsonInteger(required=True, metadata={"description": "Damage dice rolled (RULINGS 22): weapon + STR "
+                                                                "+ 2 per extra success + bonus - Armor Resist - a "
+                                                                "live block's successes - the shield factor, never "
+                                                                "below 0. A fresh block roll's successes come off "
+                                                                "too, once rolled: `roll.damage_pool`."}),
     "threshold": JsonInteger(required=True, metadata={"description": "T = rank + bonus ranks."}),
     "probabilities": odds_field("Exclusive bands.", "no_damage, defeat, trauma, killing_blow, massive (mental: "
                                                     "panicked, crushed; out of action: survives, kia)"),
     "probabilities_exact": exact_field("Exclusive bands."),
-    "damage_probabilities": odds_field("P(final damage = k).", "\"0\"..\"2*pool\", more"),
+    "damage_probabilities": odds_field("P(final damage = k).", "\"0\"..\"2*n\" (n: the dice before the "
+                                                               "block), more"),
     "damage_probabilities_exact": exact_field("P(final damage = k)."),
     "roll": fields.Nested(DamageRollSchema, required=True, allow_none=True,
                           metadata={"description": "The damage as rolled (null without `seed` or `rolls`)."}),
@@ -101,7 +109,10 @@ class AttackRollSchema(Schema):
 
     attack_successes = JsonInteger(required=True, metadata={"description": "Attack successes."})
     extra_successes = JsonInteger(required=True, metadata={"description": "Net successes beyond the first."})
-    damage_pool = JsonInteger(required=True, allow_none=True, metadata={"description": "Damage dice rolled."})
+    damage_pool = JsonInteger(required=True, allow_none=True, metadata={"description": "Damage dice rolled, after "
+                                                                                    "Armor Resist, the block and "
+                                                                                    "the shield factor (RULINGS "
+                                                                                    "22)."})
     damage = JsonInteger(required=True, allow_none=True, metadata={"description": "Final damage."})
     band = fields.String(required=True, metadata={"description": "One of the probabilities keys."})
     stunned = JsonBoolean(required=True, metadata={"description": "Stun taken instead of a defeat."})

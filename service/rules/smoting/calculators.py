@@ -161,8 +161,9 @@ def damage_odds(body: Mapping[str, Any], o: Mapping[str, Any], extra: int) -> tu
 
     def at_most(x: int) -> Fraction:
         return values[x] if x >= 0 else Fraction(0)
+    known = block.pool if block is not None and block.pool is not None else 0  # a fresh block: once rolled
     return (dmg.bands(at_most, threshold, body.get("domain", "physical"), o), dmg.damage_table(at_most, max(base, 0)),
-            exact, max(base, 0))
+            exact, dmg.dice_rolled(base, block, known))
 
 
 def body_roll_odds(bod: int, o: Mapping[str, Any]) -> Fraction:
@@ -188,7 +189,8 @@ def _damage(body: Mapping[str, Any], o: Mapping[str, Any]) -> dict[str, Any]:
         bands, exact = {"survives": survive, "kia": 1 - survive}, exact
     threshold = target["rank"] + target["bonus_ranks"]
     roll = None
-    trace = [Step("Damage", "damage dice after Armor Resist", pool),
+    trace = [Step("Damage (RULINGS 22)", "damage dice rolled: after Armor Resist, a live block's successes and "
+                                         "the shield factor", pool),
              Step("Real Ranks vs Bonus Ranks", "threshold T = rank + bonus ranks", threshold)]
     return {"pool": pool, "threshold": threshold, "odds": {"probabilities": (bands, exact),
                                                            "damage_probabilities": (table, exact)},
@@ -200,12 +202,11 @@ def roll_damage(body: Mapping[str, Any], o: Mapping[str, Any], extra: int,
     """Roll block, damage, soak (and BODY for a target already out of action) (seed *Damage*, *Soak Rolls*)."""
     target, s, boom = _target(body), o["success_min"], o["explode"]
     base, block = damage_pool(body, extra)
-    removed = 0
+    blocked = 0
     if block is not None:
-        removed = block.factor + (block.pool if block.pool is not None else
-                                  pools.roll(dice, "block", block.dice or 0, s, boom)[1])
+        blocked = block.pool if block.pool is not None else pools.roll(dice, "block", block.dice or 0, s, boom)[1]
         pools.refuse_leftovers(dice, "block", block.pool is None)
-    n = max(base - removed, 0)
+    n = dmg.dice_rolled(base, block, blocked)
     faces, got = pools.roll(dice, "damage", n, s, boom)
     pools.refuse_leftovers(dice, "damage", n > 0)
     soaked = 0
@@ -215,7 +216,7 @@ def roll_damage(body: Mapping[str, Any], o: Mapping[str, Any], extra: int,
     final = max(got - soaked, 0)
     threshold, domain = target["rank"] + target["bonus_ranks"], body.get("domain", "physical")
     band = dmg.band_of(final, threshold, domain, o)
-    out = {"damage_faces": faces, "damage": got, "soaked": soaked, "final": final, "band": band,
+    out = {"damage_pool": n, "damage_faces": faces, "damage": got, "soaked": soaked, "final": final, "band": band,
            "stunned": False, "rank_lost": False, "trauma": band in ("trauma", "killing_blow", "massive"),
            "out_of_action": band in ("killing_blow", "massive", "crushed"), "killed": band == "massive"}
     if target["out_of_action"]:

@@ -25,6 +25,14 @@ def base_pool(damage_dice: int, strength: int, extra_successes: int, bonus_dice:
     return damage_dice + strength + 2 * extra_successes + bonus_dice - armor_resist
 
 
+def dice_rolled(base: int, block: Block | None, block_successes: int = 0) -> int:
+    """Damage dice actually rolled (seed *Damage*, *Defences* (Block); RULINGS 22): the dice after Armor
+    Resist less the block's successes and the shield's factor, never below 0. Successes beyond the pool
+    are the defender's specials, not negative dice."""
+    removed = 0 if block is None else block.factor + block_successes
+    return max(base - removed, 0)
+
+
 def bands(at_most: Callable[[int], Fraction], threshold: int, domain: str, options: Mapping[str, Any]) -> dict[str, Fraction]:
     """Exclusive bands of the final damage D against T (seed *Damage/Defeat*, *Mental Effects*):
     0; 1..T defeat; above T trauma (panicked); above 2T killing blow (crushed); above 3T massive."""

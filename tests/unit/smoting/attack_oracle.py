@@ -174,11 +174,12 @@ def hit_extras(body: Mapping[str, Any], o: Mapping[str, Any]) -> tuple[dict[str,
 
 
 def damage_odds(body: Mapping[str, Any], o: Mapping[str, Any], extra: int) -> tuple[dict, dict, bool, int]:
-    """The /damage bands, damage table, exactness and pool, as first written."""
+    """The /damage bands, damage table, exactness and pool, as first written; the pool counts the dice rolled
+    after a live block and the shield factor (RULINGS 22)."""
     target = calc._target(body)
     base, block = calc.damage_pool(body, extra)
     soak = target["soak_dice"] if body.get("soak") and not body.get("surprised") else 0
     at_most = final_cdf(pool_mixture(base, block, o), soak, o)
     threshold = target["rank"] + target["bonus_ranks"]
     return (dmg.bands(at_most, threshold, body.get("domain", "physical"), o), dmg.damage_table(at_most, max(base, 0)),
-            not (soak and o["explode"]), max(base, 0))
+            not (soak and o["explode"]), max(base - (0 if block is None else block.factor + (block.pool or 0)), 0))
