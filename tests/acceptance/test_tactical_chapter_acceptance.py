@@ -347,7 +347,7 @@ def test_moving_while_mortally_wounded(client, wounds, feet, str_mod, cnd_mod):
     body = post(client, "mortal-wound", {"wounds": wounds, "feet": feet, "str_mod": str_mod, "cnd_mod": cnd_mod,
                                          "cnd": 14})
     per = max(1, str_mod + cnd_mod)
-    added = rhu(Fraction(feet, per))
+    added = Fraction(feet, per).__floor__()  # RULINGS 24: full stretches only (5 ft at 2 ft a wound: 2, not 3)
     total = wounds + added
     assert body["added_wounds"] == added and body["total_wounds"] == total
     if total == 10:

@@ -163,7 +163,8 @@ class MortalWoundSchema(Schema):
     """Wounds added by moving, the new total and what the 10th wound asks."""
 
     feet_per_wound = answer_int("Feet per added wound (STR mod + CND mod, at least 1).")
-    added_wounds = answer_int("Wounds the move added (F45).")
+    added_wounds = answer_int("Wounds the move added: one per full stretch of feet_per_wound, never rounded up "
+                              "(F45, RULINGS 24).")
     total_wounds = answer_int("Wounds after the move.")
     level = fields.String(required=True, metadata={"description": "Level of Wounding."})
     status = fields.String(required=True, metadata={"description": "alive, collapsed (10th) or dead (11th+)."})

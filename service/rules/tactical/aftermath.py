@@ -1,13 +1,14 @@
 """After the blows: moving while Mortally wounded, the final Mortal wound, STR after the battle, healing.
 
 "Levels of Wounding" and "The Healing Process": moving unaided while Mortally wounded costs one more wound
-per (STR mod + CND mod) feet (F45); the 10th wound means a P-RES check vs 55 or death, and then CND minutes
+per full (STR mod + CND mod) feet (F45, RULINGS 24); the 10th wound means a P-RES check vs 55 or death, and then CND minutes
 of life, with another P-RES vs 55 to stay conscious (A27); once the battle's adrenaline is gone STR drops
 by a quarter per Level of Wounding and END recovery takes twice as long per level (A28); a wound heals in
 as many weeks as the wounds taken, less one per 4 of a healer's SL, counted by the day below one week.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -35,14 +36,15 @@ class MortalMove:
 
 
 def mortal_move(feet: Fraction, str_mod: int, cnd_mod: int, wounds: int) -> MortalMove:
-    """F45 with A8: round_half_up(feet / (STR mod + CND mod)) more wounds; a sum of 1 or less: 1 ft ([DEF])."""
+    """F45 with RULINGS 24: one more wound per FULL stretch of (STR mod + CND mod) feet, floor(feet / stretch),
+    never rounded up (a stretch of 5 ft: 12 or 13 ft -> 2, 3 ft -> 0); a sum of 1 or less: 1 ft ([DEF])."""
     if wound_level(wounds) != "mortal":
         raise OutOfRange("only a Mortally wounded character (7+ wounds) gains wounds by moving", ("wounds",))
     per = max(1, str_mod + cnd_mod)
-    added = round_half_up(Fraction(feet) / per)
+    added = math.floor(Fraction(feet) / per)
     total = wounds + added
-    steps = (Step(f"{LEVELS} (F45, A8)", f"{float(feet):g} ft / ({str_mod} + {cnd_mod}, at least 1) ft per wound, "
-                                         "half up", added),
+    steps = (Step(f"{LEVELS} (F45, RULINGS 24)", f"{float(feet):g} ft / ({str_mod} + {cnd_mod}, at least 1) ft per "
+                                                 "wound, full stretches only", added),
              Step(LEVELS, f"{wounds} + {added} wounds: {wound_status(total)}", total))
     return MortalMove(per, added, total, wound_level(total), wound_status(total), steps)
 

@@ -54,6 +54,8 @@ RULINGS: tuple[dict[str, str], ...] = (
     {"id": "R20", "topic": "body-check bounce", "ruling": "Whoever is bounced (either side) flies the impact speed "
                                                           "(attacker's mph, + the target's when both move) + the "
                                                           "other's mSTA over his; a successful Dodge bounces nobody."},
+    {"id": "R24", "topic": "moving mortally wounded", "ruling": "One wound per FULL stretch of (STR mod + CND mod) "
+                                                                "feet: floor(feet / stretch), never rounded up."},
 )
 
 def _option(default: Any, tag: str, summary: str, where: str, kind: str, **more: Any) -> OptionSpec:
