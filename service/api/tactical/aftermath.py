@@ -70,11 +70,12 @@ def post_task(body: dict) -> dict:
     elif kind == "string-bow":
         found = tasks.string_bow(body["bow_str"], body["strength"], body["progression"])
     else:
-        found = tasks.cock_crossbow(body["crossbow"], body["tool"], body["built_in"], body["tool_at_hand"])
+        found = tasks.cock_crossbow(body["crossbow"], body["tool"], body["built_in"], body["tool_at_hand"],
+                                    body["days_cocked"])
     if body["double_time"]:
         found = tasks.double_time(found)
     return {"actions": float(found.actions), "actions_exact": fraction_text(found.actions), "check": found.check,
-            "dv": found.dv, "per_attempt": found.per_attempt,
+            "dv": found.dv, "per_attempt": found.per_attempt, "pot_penalty": found.pot_penalty,
             **_chance_fields("chance", body.get("av"), found.dv, body["task_resolution"]),
             "trace": _steps(found.trace)}
 

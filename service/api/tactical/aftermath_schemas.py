@@ -46,6 +46,8 @@ class TaskRequestSchema(Schema):
     built_in = JsonBoolean(load_default=False, metadata={"description": "cock-crossbow: the tool is built in."})
     tool_at_hand = JsonBoolean(load_default=True, metadata={"description": "cock-crossbow: the tool lies within "
                                                                            "reach (else 1 more action to fetch)."})
+    days_cocked = bounded(validate.Range(0, 365), "cock-crossbow: full days the bow is then kept cocked before "
+                                                  "it shoots (RULINGS 25; the GM's call).", 0)
     double_time = JsonBoolean(load_default=False, metadata={"description": "Take twice the time in adverse "
                                                                            "conditions: the DV is halved."})
     av = JsonInteger(validate=SCORE, metadata={"description": "The AV of the check (CRD or STR), for its chance."})
@@ -62,6 +64,8 @@ class TaskSchema(Schema):
     dv = answer_int("DV of the check, or null.", nullable=True)
     per_attempt = JsonBoolean(required=True, metadata={"description": "True when a failed check can be tried again, "
                                                                       "each try taking `actions`."})
+    pot_penalty = answer_int("cock-crossbow: POT the shot loses after `days_cocked` full days kept cocked, -1 a day "
+                             "(RULINGS 25); null for other kinds.", nullable=True)
     chance = answer_chance("Percent chance of the check (with av).")
     chance_exact = answer_exact()
     trace = trace_field()

@@ -37,7 +37,7 @@ def _blow(body: dict) -> BlowResult:
                         a["wounds"])
     dm = None if w["dm"] is None else exact(w["dm"])
     weapon = Weapon(w["grip"], w["size"], w["weight_class"], w["edge"], w["arrowhead_db"], w["fixed_pot"], dm,
-                    w["bodkin"])
+                    w["bodkin"], w["days_cocked"])
     barrier = None if t["barrier_feet"] is None else exact(t["barrier_feet"])
     target = Target(t["modified_sta"], t["condition"], t["pain_resistance"],
                     _layers(t["armor"], "target", "armor"), t["clothing_layers"], t["wounds"],

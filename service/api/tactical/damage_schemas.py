@@ -67,6 +67,10 @@ class BlowWeaponSchema(Schema):
                       metadata={"description": "Overrides the DM table under Body Points (0 allowed)."})
     bodkin = JsonBoolean(load_default=False,
                             metadata={"description": "Bodkin arrow or heavy crossbow bolt."})
+    days_cocked = JsonInteger(load_default=0, validate=validate.Range(0, 365),
+                              metadata={"description": "A crossbow: full days it was kept cocked before this "
+                                                       "shot, -1 POT each, never below 0 (RULINGS 25; the GM's "
+                                                       "call). Other grips: 0."})
 
 
 class ArmorLayerSchema(Schema):

@@ -288,3 +288,6 @@ class DeclarationSchema(Strict):
     body_check = fields.Nested(BodyCheckDeclarationSchema, allow_none=True,
                                metadata={"description": "Action body-check: its kind and the numbers the state "
                                                         "lacks (F39, F40); left out, a plain body check."})
+    days_cocked = whole(0, 365, "Action fire with a crossbow: full days it was kept cocked before this shot, "
+                                "-1 POT each, never below 0 (RULINGS 25; default 0). It goes with this shot "
+                                "(and a stray it becomes), not with the weapon.")

@@ -28,8 +28,8 @@ def land(board: Board, strike: "Strike", heroic: bool, extra_pot: int = 0) -> da
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
     weapon = attacker.weapons[strike.weapon]
     options = _options(board, heroic, extra_pot)
-    result = damage.resolve_blow(_attacker(board, attacker, strike), _weapon(weapon), _target(board, defender, strike),
-                                 strike.attack, options)
+    result = damage.resolve_blow(_attacker(board, attacker, strike), _weapon(weapon, strike.days_cocked),
+                                 _target(board, defender, strike), strike.attack, options)
     layers = tuple(Layer(a.type, a.dr, a.rating) for a in result.armor_after)
     wounding = result.wounding
     defender = board.update(defender, armor=layers, wounds=min(11, wounding.total),
@@ -61,13 +61,13 @@ def _attacker(board: Board, attacker: Combatant, strike: "Strike") -> potence.At
                             wounds=attacker.wounds)
 
 
-def _weapon(weapon: Weapon) -> potence.Weapon:
+def _weapon(weapon: Weapon, days_cocked: int = 0) -> potence.Weapon:
     grip = "bow" if weapon.ranged in ("bow", "short-bow", "sling") else weapon.grip
     grip = "crossbow" if weapon.ranged in ("light-crossbow", "heavy-crossbow") else grip
     if weapon.ranged in ("hurled-hilted", "hurled-hafted"):
         grip = "hurled"
     return potence.Weapon(grip=grip, size=weapon.size, weight_class=weapon.weight_class, edge=weapon.edge,
-                          arrowhead_db=weapon.arrowhead_db, fixed_pot=weapon.fixed_pot)
+                          arrowhead_db=weapon.arrowhead_db, fixed_pot=weapon.fixed_pot, days_cocked=days_cocked)
 
 
 def _target(board: Board, defender: Combatant, strike: "Strike") -> damage.Target:

@@ -65,7 +65,8 @@ class BlowResult:
 
 
 def check_attack(weapon: Weapon, attack: Attack) -> None:
-    """Slash and Thrust/Lunge are melee attacks by edge and by point; bodkins fly from bows (Referee)."""
+    """Slash and Thrust/Lunge are melee attacks by edge and by point; bodkins fly from bows (Referee); only a
+    crossbow is kept cocked (RULINGS 25)."""
     if attack != "common" and weapon.grip not in MELEE_GRIPS:
         raise Contradiction(f"a {attack} is a melee attack with a wielded weapon", ("attack",))
     if attack == "slash" and weapon.edge != "edged":
@@ -75,6 +76,8 @@ def check_attack(weapon: Weapon, attack: Attack) -> None:
     if weapon.bodkin and weapon.grip not in ("bow", "crossbow"):
         raise Contradiction("bodkin arrows and heavy bolts are shot from bows and crossbows",
                             ("weapon", "bodkin"))
+    if weapon.days_cocked and weapon.grip != "crossbow":
+        raise Contradiction("only a crossbow is kept cocked (RULINGS 25)", ("weapon", "days_cocked"))
 
 
 def _effect_pot(pot: int, target: Target, weapon: Weapon, options: BlowOptions,

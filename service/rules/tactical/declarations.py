@@ -20,6 +20,8 @@ REPRISALS = ("attack", "disengage", "none")
 TARGET_POLICIES = ("declared", "first-standing", "random-standing")
 STRIKES = ("attack", "charge", "fire", "body-check")
 MAX_DECLARATIONS = 400
+MAX_DAYS_COCKED = 365
+CROSSBOWS = ("light-crossbow", "heavy-crossbow")
 PLAIN_FIELDS = frozenset(("combatant", "action", "target", "target_policy", "weapon"))  # the usual declaration
 
 
@@ -73,6 +75,7 @@ class Declaration:
     combination: Combination | None = None
     intimidate: Intimidate | None = None
     body_check: BodyCheckSpec | None = None
+    days_cocked: int = 0
 
 
 def read_declarations(state: EncounterState, raw: Any, path: tuple = ("declarations",)) -> list[Declaration]:
@@ -124,8 +127,19 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple,
         surprise=_surprise(state, raw.get("surprise"), (*path, "surprise")), dice=_dice(raw.get("dice"), path),
         note=str(raw.get("note", ""))[:200], duration=_duration(raw.get("duration", 1), (*path, "duration")),
         combination=_combination(people, who, raw, weapon, path), intimidate=_intimidate(raw, path),
-        body_check=read_body_check(raw, path),
+        body_check=read_body_check(raw, path), days_cocked=_days_cocked(people[who], raw, weapon, path),
     )
+
+
+def _days_cocked(person: Combatant, raw: Mapping[str, Any], weapon: int, path: tuple) -> int:
+    """A `fire` with a crossbow kept cocked `days_cocked` full days before: -1 POT a day (RULINGS 25)."""
+    days = raw.get("days_cocked", 0)
+    where = (*path, "days_cocked")
+    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_DAYS_COCKED:
+        raise RulesError(f"days_cocked must be an integer 0..{MAX_DAYS_COCKED}", where)
+    if days and (raw.get("action", "attack") != "fire" or person.weapons[weapon].ranged not in CROSSBOWS):
+        raise RulesError("days_cocked goes with a fire declaration of a crossbow", where)
+    return days
 
 
 def _melee_only(raw: Mapping[str, Any], key: str, path: tuple) -> None:

@@ -40,6 +40,7 @@ class Strike:
     intimidate: Intimidate | None = None
     dv_shift: int = 0  # stray fire: the Progressive size modifier on the new target's DV
     body_committed: bool = False  # a Reprisal on a failed body check: the attacker cannot Dodge it
+    days_cocked: int = 0  # a crossbow kept cocked that many full days before the shot (RULINGS 25)
 
 
 def resolve_strike(board: Board, strike: Strike) -> bool:

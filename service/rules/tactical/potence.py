@@ -38,7 +38,8 @@ class Attacker:
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
-    """A weapon as table 6-5 sees it; `dm` overrides the DM table, `fixed_pot` is a crossbow's POT."""
+    """A weapon as table 6-5 sees it; `dm` overrides the DM table, `fixed_pot` is a crossbow's POT and
+    `days_cocked` the full days it was kept cocked before the shot (RULINGS 25)."""
 
     grip: Grip
     size: int | None = None
@@ -48,6 +49,7 @@ class Weapon:
     fixed_pot: int | None = None
     dm: Fraction | None = None
     bodkin: bool = False
+    days_cocked: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,13 +161,27 @@ def _bow(attacker: Attacker, weapon: Weapon, body_points: bool) -> Potence:
     return Potence(pot, round_half_up(bonus + weapon.arrowhead_db), steps)
 
 
+def kept_cocked(days_cocked: int) -> tuple[int, Step]:
+    """"A Word about Crossbows" with RULINGS 25: -1 to the damage (POT) of a shot per full day the crossbow
+    was kept cocked; the days are the GM's call, 0 by default."""
+    if days_cocked < 0:
+        raise OutOfRange("days_cocked counts full days, 0 or more", ("weapon", "days_cocked"))
+    return -days_cocked, Step("A Word about Crossbows (RULINGS 25)", f"kept cocked {days_cocked} full days: "
+                                                                     f"-{days_cocked} POT", -days_cocked)
+
+
 def _crossbow(weapon: Weapon) -> Potence:
     if weapon.fixed_pot is None:
         raise RulesError("a crossbow does a fixed POT: give weapon.fixed_pot", ("weapon", "fixed_pot"))
     wear = 0 if weapon.size is None else damage_bonus(weapon.size, weight_index(weapon.weight_class))
-    return Potence(weapon.fixed_pot, wear, (
-        Step(POT_RULE, f"crossbow: fixed POT {weapon.fixed_pot}", weapon.fixed_pot),
-        Step("Referee ruling", "crossbow wear: DB of its size and class when given, else 0", wear)))
+    steps = [Step(POT_RULE, f"crossbow: fixed POT {weapon.fixed_pot}", weapon.fixed_pot)]
+    pot = weapon.fixed_pot
+    if weapon.days_cocked:
+        penalty, step = kept_cocked(weapon.days_cocked)
+        pot = max(0, pot + penalty)
+        steps += [step, Step(POT_RULE, "POT after the days kept cocked, at least 0", pot)]
+    return Potence(pot, wear, (*steps, Step("Referee ruling", "crossbow wear: DB of its size and class when "
+                                                              "given, else 0", wear)))
 
 
 def blow_potence(attacker: Attacker, weapon: Weapon, *, slash: bool = False, body_points: bool = False,

@@ -56,6 +56,8 @@ RULINGS: tuple[dict[str, str], ...] = (
                                                           "other's mSTA over his; a successful Dodge bounces nobody."},
     {"id": "R24", "topic": "moving mortally wounded", "ruling": "One wound per FULL stretch of (STR mod + CND mod) "
                                                                 "feet: floor(feet / stretch), never rounded up."},
+    {"id": "R25", "topic": "crossbow kept cocked", "ruling": "-1 POT to a crossbow's shot per full day it was kept "
+                                                             "cocked (`days_cocked`, default 0), never below 0."},
 )
 
 def _option(default: Any, tag: str, summary: str, where: str, kind: str, **more: Any) -> OptionSpec:

@@ -201,6 +201,6 @@ def _fire(board: Board, declaration: Declaration) -> None:
         board.emit(ActionLost(shooter.id, error.message))
         return
     shot = Strike(shooter.id, target.id, declaration.weapon, "common", "ranged", range_dv=reading.dv_modifier,
-                  range_band=reading.band)
+                  range_band=reading.band, days_cocked=declaration.days_cocked)
     if not resolve_strike(board, shot) and board.options.stray_fire:
         stray(board, shot, reading, resolve_strike)

@@ -3,12 +3,12 @@
 Each task answers the actions it takes and, where the text asks for a check, its DV: rummaging a full
 pouch (CRD vs Progressive(items) + mph), untying a knot (F42), stringing a bow stronger than oneself (STR
 vs Progressive(the STR gap), one action a try), cocking a crossbow (STR vs 13 with a goatsfoot or belt hook, 20 or 30
-bare-handed; a crannequin or windlass always works). Taking double time in adverse conditions halves
+bare-handed; a crannequin or windlass always works; kept cocked, -1 POT a full day: RULINGS 25). Taking double time in adverse conditions halves
 the DV ("Core task resolution").
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
@@ -16,6 +16,7 @@ from service.rules.errors import OutOfRange, UnknownName
 from service.rules.rounding import Progression, progressive, round_half_up
 from service.rules.tactical import tables
 from service.rules.tactical.movement import doff_time, rummage_time, untie_knot_cs
+from service.rules.tactical.potence import kept_cocked
 from service.rules.trace import Step
 
 TABLE = "Table 4-1: Time Requirements for Common/Basic Character Actions"
@@ -28,13 +29,15 @@ WINDERS = ("crannequin", "windlass")
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """Actions a task takes, the DV of its check (None: no check), which attribute, and per attempt or not."""
+    """Actions a task takes, the DV of its check (None: no check), which attribute, and per attempt or not;
+    for a crossbow, the POT its shots lose for the days it is then kept cocked (RULINGS 25)."""
 
     actions: Fraction
     dv: int | None
     check: str | None
     per_attempt: bool
     trace: tuple[Step, ...]
+    pot_penalty: int | None = None
 
 
 @cache
@@ -93,8 +96,16 @@ def string_bow(bow_str: int, strength: int, scheme: Progression = "triangular") 
                              "per try", dv),))
 
 
-def cock_crossbow(crossbow: str, tool: str, built_in: bool = False, tool_at_hand: bool = True) -> Task:
-    """A Word about Crossbows: the actions and STR check to cock a light or heavy crossbow with a given tool."""
+def cock_crossbow(crossbow: str, tool: str, built_in: bool = False, tool_at_hand: bool = True,
+                  days_cocked: int = 0) -> Task:
+    """A Word about Crossbows: the actions and STR check to cock a light or heavy crossbow with a given tool,
+    and the POT its shot loses when kept cocked `days_cocked` full days (RULINGS 25)."""
+    found = _cocking(crossbow, tool, built_in, tool_at_hand)
+    penalty, step = kept_cocked(days_cocked)
+    return replace(found, trace=(*found.trace, step), pot_penalty=penalty)
+
+
+def _cocking(crossbow: str, tool: str, built_in: bool, tool_at_hand: bool) -> Task:
     if crossbow not in BARE_DV:
         raise UnknownName("crossbow must be light or heavy", ("crossbow",))
     if tool in WINDERS:
@@ -124,4 +135,4 @@ def double_time(task: Task) -> Task:
     """Core task resolution: taking twice the time in adverse conditions halves the DV (half up)."""
     dv = None if task.dv is None else round_half_up(Fraction(task.dv, 2))
     step = Step("Core task resolution", "double time in adverse conditions: time x2, DV halved", dv)
-    return Task(task.actions * 2, dv, task.check, task.per_attempt, (*task.trace, step))
+    return replace(task, actions=task.actions * 2, dv=dv, trace=(*task.trace, step))
