@@ -6,7 +6,7 @@ from __future__ import annotations
 from service.rules.dice import DiceSource
 from service.rules.war_and_combat import option_specs, wounds
 from service.rules.war_and_combat.engine import ENGINE
-from tests.unit.war_and_combat.test_round import A, B, ENGAGE, FIRST, queue
+from tests.unit.war_and_combat.test_round import ENGAGE, FIRST, A, B, queue
 
 HEAD = [{"location": "head", "severity": "serious", "penetrating": True}]
 WOUNDS = "/v1/war-and-combat/wounds"
