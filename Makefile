@@ -72,7 +72,8 @@ streamtest: install
 	$(PY) -m tests.load.streams --streams $(STREAMS)
 
 # Fault tests: Redis outage (under requests and under a running job), killed gunicorn and Celery workers,
-# concurrent writers, hostile input, queuing refused by the broker, the apikey CLI beside a running server.
+# concurrent writers, hostile input, queuing refused by the broker, the apikey CLI beside a running server,
+# a Redis filled to maxmemory, a 200-combatant step streamed whole, six catch-ups of a 100k-event log.
 faults: install
 	$(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
 		tests/integration/test_apikey_cli.py \

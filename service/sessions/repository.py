@@ -1,11 +1,12 @@
 """Encounters in Redis: one hash per encounter plus its event log and undo stack, all with one TTL.
 
 Keys (the `{id}` hash tag keeps an encounter's keys on one cluster slot):
-  referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant, edits
-  referee:enc:{id}:events   list of event JSON, oldest first
+  referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant, edits,
+                            log_bytes and undo_bytes (what the log and the undo stack hold)
+  referee:enc:{id}:events   list of event JSON, oldest first, within `max_log_bytes` (service/sessions/log.py)
   referee:enc:{id}:undo     list of snapshots before each resolved segment, newest first (at most 20)
   referee:enc:{id}:live     pub/sub channel: a message after every resolved segment, undo or end
-Every write reads a consistent snapshot (MULTI/EXEC of reads, nothing WATCHed), computes, and commits in
+Every write reads a consistent snapshot (a read-only script, nothing WATCHed), computes, and commits in
 one Lua script that applies everything only if the stored version is still the one read (Conflict, or
 VersionMismatch when the caller named a version), never half-applied. Readers refresh the keys' TTL;
 since nothing is WATCHed, that can never make a write fail (issue 11, item 2).
@@ -111,6 +112,15 @@ for _, item in ipairs(redis.call('LRANGE', KEYS[2], lo, lo + tonumber(ARGV[2]) -
 end
 if lo + #out - 1 < n then out[1] = 1 end
 return out
+"""
+# KEYS: main, events, undo. ARGV: "1" to add the undo stack's top. Returns {hash fields and values, log
+# length, undo depth, top or nil}: one consistent read. A script rather than MULTI/EXEC, because Redis at its
+# maxmemory refuses every command queued in a MULTI, reads too, and a full store must still let a client
+# read an encounter and end it (which frees memory).
+SNAPSHOT = """
+local top = false
+if ARGV[1] == '1' then top = redis.call('LINDEX', KEYS[3], 0) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3]), top}
 """
 # KEYS: main, events, undo, live. ARGV: version read, message. Same answers as COMMIT.
 DELETE = """
@@ -272,7 +282,7 @@ class RedisEncounters:
     def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
         """One page of the event log and the log's length."""
         keys = Keys.of(encounter_id)
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=False) as pipe:  # no MULTI: a full Redis refuses it, reads too
             pipe.hmget(keys.main, "token", "tenant").lrange(keys.events, offset, offset + limit - 1)
             stored, page, total = pipe.llen(keys.events).execute()
         _check_token(encounter_id, token, stored[0])
@@ -306,16 +316,13 @@ class RedisEncounters:
 
     def _snapshot(self, encounter_id: str, token: str, expected: int | None,
                   undo_top: bool = False) -> tuple[Encounter, bytes | None]:
-        """The encounter as one consistent read (MULTI/EXEC, no WATCH), checked against `expected`."""
+        """The encounter as one consistent read (a script, nothing WATCHed), checked against `expected`."""
         keys = Keys.of(encounter_id)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hgetall(keys.main).llen(keys.events).llen(keys.undo)
-            if undo_top:
-                pipe.lindex(keys.undo, 0)
-            raw, total, undo, *top = pipe.execute()
+        flat, total, undo, top = self._script(SNAPSHOT)(keys=keys.stored, args=["1" if undo_top else ""])
+        raw = dict(zip(flat[::2], flat[1::2]))
         current = self._encounter(encounter_id, token, raw, total, undo)
         check_version(current, expected)
-        return current, (top[0] if top else None)
+        return current, top
 
     def _commit(self, current: Encounter, expected: int | None, new: Encounter, fields: dict[str, Any],
                 cut: int = 0, push: Sequence[Any] = (), undo: tuple[str, str] = ("", ""),

@@ -18,6 +18,20 @@ ATTACKS = [{"combatant": "knight", "action": "attack", "target": "bandit-1", "we
 # The fault loops send far more than one client's default 600/minute from one IP; a limit they never
 # reach keeps the rate-limit counting (a Redis call per request) in every request.
 UNREACHABLE_LIMIT = {"REFEREE_IP_RATE_LIMIT": "100000000/minute", "GUNICORN_WORKERS": "2"}
+WEAPONS = [{"name": "sword", "av": 120, "parry": 10, "size": 6, "weight_class": 2}]
+ARMOR = [{"type": "doublemail", "dr": 20, "durability": 40}, {"type": "padded"}, {"type": "padded"},
+         {"type": "singlemail"}, {"type": "padded"}]
+
+
+def army(count: int) -> tuple[list[dict], list[dict]]:
+    """`count` fighters in facing pairs, three actions each, all striking their opposite number."""
+    half = count // 2
+    kit = {"weapons": WEAPONS, "armor": ARMOR, "dodge_dv": 0, "actions": 3}
+    red = [fighter(f"r{i}", "red", position={"x": 0, "y": i}, facing=0, **kit) for i in range(half)]
+    blue = [fighter(f"b{i}", "blue", position={"x": 1, "y": i}, facing=180, **kit) for i in range(half)]
+    declarations = [{"combatant": f"{a}{i}", "action": "attack", "target": f"{b}{i}", "weapon": 0}
+                    for i in range(half) for a, b in (("r", "b"), ("b", "r"))]
+    return red + blue, declarations
 
 
 def new_encounter(url: str) -> tuple[str, dict]:

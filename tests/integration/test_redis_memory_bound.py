@@ -1,5 +1,6 @@
 """Redis at its memory bound (maxmemory, policy noeviction, as shipped): writes are refused with 503
-problem+json, never a 500, and the embedded server `make run` starts carries the bound."""
+problem+json, never a 500, reads and ending an encounter still work, and the embedded server `make run`
+starts carries the bound."""
 from __future__ import annotations
 
 import pytest
@@ -20,7 +21,9 @@ def test_the_embedded_server_is_bounded_and_a_full_store_answers_503(tmp_path):
         assert redis.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
         assert int(redis.config_get("maxmemory")["maxmemory"]) == 2 * 1024 * 1024
         client = create_app(Config(testing=True, redis_url=url)).test_client()
-        assert client.post("/v1/encounters", json={"combatants": [KNIGHT]}).status_code == 201
+        kept = client.post("/v1/encounters", json={"combatants": [KNIGHT]})
+        assert kept.status_code == 201
+        encounter, auth = kept.json["links"]["self"], {"Authorization": f"Bearer {kept.json['token']}"}
         filler, size = 0, 256 * 1024
         while size >= 64:  # fill the store to its bound: big pieces, then smaller ones until even 64 B fail
             try:
@@ -31,6 +34,11 @@ def test_the_embedded_server_is_bounded_and_a_full_store_answers_503(tmp_path):
         full = client.post("/v1/encounters", json={"combatants": [KNIGHT]})
         assert full.status_code == 503 and full.mimetype == "application/problem+json"
         assert full.headers["Retry-After"] == "30"
+        # reads need no memory, and neither does ending an encounter (which frees some): both still work
+        assert client.get(encounter, headers=auth).status_code == 200
+        assert client.get(encounter + "/events", headers=auth).status_code == 200
+        assert client.post(encounter + "/segments", json={"seed": 1}, headers=auth).status_code == 503
+        assert client.delete(encounter, headers=auth).status_code == 204
     finally:
         redis.close()
         stop()
