@@ -61,6 +61,7 @@ class Config:
     job_lease_seconds: int = 10  # a chunk whose worker stopped renewing its lease this long is sent again
     max_job_work: int = 500_000_000  # trials x step cap x combatants one simulation may cost
     max_encounters_per_client: int = 1000  # encounters one client (API key, or IP when keys are off) may keep; 0: no cap
+    max_bytes_per_client: int = 64 * 1024 * 1024  # bytes one client's encounters may hold in Redis; then 429 on writes that add; 0: no cap
     max_jobs_per_client: int = 10  # simulations queued or running per API key (per client IP when keys are off)
     extra: dict[str, Any] = field(default_factory=dict)
 

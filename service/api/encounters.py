@@ -11,7 +11,7 @@ from typing import Any
 from flask import Response, current_app, request
 
 from service.api import encounters_schemas as s
-from service.api import quotas
+from service.api import byte_quota, quotas
 from service.api.encounter_answers import encounter_view, etag, links
 from service.api.encounter_blueprint import COMBATANT, CREATED_LINKS, ENCOUNTER, blp, documented
 from service.api.encounter_requests import (
@@ -36,7 +36,8 @@ __all__ = ["blp"]
 @blp.response(201, s.EncounterCreatedSchema, headers=headers("Location", "ETag"))
 @documented(422, 503, secured=False)
 @blp.alt_response(429, response="DEFAULT_ERROR", description="The client already keeps "
-                                                            "`max_encounters_per_client` encounters.")
+                                                            "`max_encounters_per_client` encounters, or its "
+                                                            "encounters hold `max_bytes_per_client` bytes.")
 def create(body: dict) -> tuple[dict, int, dict]:
     """Start an encounter; the answer carries its token (keep it: it is shown once). One client (API key, or
     IP when keys are off) may keep at most `max_encounters_per_client` encounters (429 past it). Combatant ids
@@ -44,9 +45,11 @@ def create(body: dict) -> tuple[dict, int, dict]:
     for index, combatant in enumerate(body["combatants"]):
         check_combatant_id(combatant, ("combatants", index, "id"))
     quotas.check_encounter_room()
+    byte_quota.check_room()
     encounter, token = encounter_store().create(body["ruleset"], body["options"], body["combatants"],
                                           body["state"])
     quotas.count_encounter(encounter.id)
+    byte_quota.record(encounter)
     return {**encounter_view(encounter), "token": token}, 201, {**etag(encounter), "Location": links(encounter.id)["self"]}
 
 
@@ -71,6 +74,7 @@ def read(encounter_id: str) -> Any:
 def end(encounter_id: str) -> Any:
     """End an encounter: everything stored about it is deleted."""
     encounter_store().repository.delete(encounter_id, bearer_token(), expected_version())
+    byte_quota.forget(encounter_id)
     return Response(status=204)
 
 
@@ -93,7 +97,9 @@ def add_combatant(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Add a combatant (the whole encounter is checked again); its id is 1-64 of `A-Z a-z 0-9 _ . ~ -`,
     starting with a letter or digit."""
     check_combatant_id(body, ("id",))
+    byte_quota.check_room()
     encounter, combatant = encounter_store().add_combatant(encounter_id, bearer_token(), body, expected_version())
+    byte_quota.record(encounter)
     headers = {**etag(encounter), "Location": f"{links(encounter_id)['combatants']}/{combatant['id']}"}
     return {"version": encounter.version, "combatant": combatant}, 201, headers
 
@@ -117,8 +123,10 @@ def combatant(encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple[dict, int, dict]:
     """Replace one combatant."""
+    byte_quota.check_room()
     encounter, combatant = encounter_store().replace_combatant(encounter_id, bearer_token(), combatant_id, body,
                                                            expected_version())
+    byte_quota.record(encounter)
     return {"version": encounter.version, "combatant": combatant}, 200, etag(encounter)
 
 
@@ -129,6 +137,7 @@ def replace_combatant(body: dict, encounter_id: str, combatant_id: str) -> tuple
 def remove_combatant(encounter_id: str, combatant_id: str) -> Response:
     """Remove one combatant (an encounter keeps at least one)."""
     encounter = encounter_store().remove_combatant(encounter_id, bearer_token(), combatant_id, expected_version())
+    byte_quota.record(encounter)
     return Response(status=204, headers=etag(encounter))
 
 
@@ -139,7 +148,9 @@ def remove_combatant(encounter_id: str, combatant_id: str) -> Response:
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Set the declarations for the next segment."""
+    byte_quota.check_room()
     encounter = encounter_store().declare(encounter_id, bearer_token(), body["declarations"], expected_version())
+    byte_quota.record(encounter)
     return {"version": encounter.version, "declarations": encounter.declarations}, 200, etag(encounter)
 
 
@@ -149,9 +160,15 @@ def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 @blp.response(201, s.EncounterSegmentSchema, headers=headers("Location", "ETag"))
 @documented(401, 404, 409, 412, 422, 503, write=True)
 def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
-    """Resolve the next segment (pending declarations, or the ones sent); one atomic write."""
+    """Resolve the next segment (pending declarations, or the ones sent); one atomic write.
+
+    The log keeps `max_log_bytes` of events (older ones give way to a `truncated` event). A client whose
+    encounters hold `max_bytes_per_client` bytes gets 429 on this and every other write that adds data
+    until it ends an encounter or one expires."""
+    byte_quota.check_room()
     encounter, events, segment = encounter_store().resolve(encounter_id, bearer_token(), body["seed"],
                                                        body["declarations"], expected_version(), body["rolls"])
+    byte_quota.record(encounter)
     answer = {"segment": segment.number, "seed": segment.seed, "events": events, "state": encounter.state,
               "version": encounter.version, "links": links(encounter_id)}
     if registry.get(encounter.ruleset).terms.get("step") == "round":
@@ -175,6 +192,7 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
     gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
     """
     encounter = encounter_store().undo(encounter_id, bearer_token(), expected_version())
+    byte_quota.record(encounter)
     return encounter_view(encounter), 200, etag(encounter)
 
 

@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from flask import current_app, request
+from redis.exceptions import RedisError
 from werkzeug.exceptions import TooManyRequests
 
 from service.api.auth import current_tenant
@@ -24,7 +25,7 @@ def client_id() -> str:
     return f"tenant:{tenant}" if tenant is not None else f"ip:{request.remote_addr}"
 
 
-def _store() -> Any:
+def limits_store() -> Any:
     """The encounter store's Redis client, or None for a store without one (the in-memory test store) or in
     testing without `limits_in_testing` (like rate limits: test runs share one database and never wait)."""
     config = current_app.extensions["referee.config"]
@@ -36,7 +37,7 @@ def _store() -> Any:
 def check_encounter_room() -> None:
     """Refuse (429) a new encounter from a client that already has `max_encounters_per_client` of them."""
     cap = current_app.extensions["referee.config"].max_encounters_per_client
-    redis = _store() if cap else None
+    redis = limits_store() if cap else None
     if redis is None:
         return
     from service.sessions.repository import Keys
@@ -56,11 +57,15 @@ def check_encounter_room() -> None:
 
 
 def count_encounter(encounter_id: str) -> None:
-    """Remember a new encounter against its client's cap."""
+    """Remember a new encounter against its client's cap. Best effort: the encounter exists, and a full
+    Redis refusing this must not turn its 201 (and its token, shown once) into a 503."""
     config = current_app.extensions["referee.config"]
-    redis = _store() if config.max_encounters_per_client else None
+    redis = limits_store() if config.max_encounters_per_client else None
     if redis is None:
         return
     key = PREFIX + client_id()
-    with redis.pipeline(transaction=False) as pipe:
-        pipe.zadd(key, {encounter_id: time.time()}).expire(key, config.encounter_ttl_seconds * 2).execute()
+    try:
+        with redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {encounter_id: time.time()}).expire(key, config.encounter_ttl_seconds * 2).execute()
+    except RedisError:
+        pass  # uncounted until it ends: the cap may be passed by the encounters created while Redis was full

@@ -5,6 +5,7 @@ and six streams catching up on a 100,000-event log at once leave the worker's pe
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -33,6 +34,12 @@ def memory_kb(pid: int, field: str) -> int:
         if line.startswith(field + ":"):
             return int(line.split()[1])
     raise LookupError(field)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time `pid` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +74,7 @@ def test_six_catch_ups_of_a_100k_event_log_leave_the_worker_memory_bounded(stack
     encounter_id = encounter.rsplit("/", 1)[1]
     log_bytes = fill_log(Redis.from_url(stack.redis_url), encounter_id, LOG_EVENTS)
     worker = worker_pids(stack.processes[-1].pid)[0]
-    before = memory_kb(worker, "VmRSS")
+    before, cpu_before = memory_kb(worker, "VmRSS"), cpu_seconds(worker)
     streams, done = [], []
 
     def follow(stream: SseClient) -> None:
@@ -85,7 +92,7 @@ def test_six_catch_ups_of_a_100k_event_log_leave_the_worker_memory_bounded(stack
         healthz.append(time.monotonic() - began)
         time.sleep(0.2)
     seconds = time.monotonic() - started
-    peak = memory_kb(worker, "VmHWM")
+    peak, cpu = memory_kb(worker, "VmHWM"), cpu_seconds(worker) - cpu_before
     for stream in streams:
         stream.close()
     assert done == [True] * 6
@@ -93,7 +100,8 @@ def test_six_catch_ups_of_a_100k_event_log_leave_the_worker_memory_bounded(stack
         assert [ident for ident, _ in stream.events] == list(range(1, LOG_EVENTS + 1))
     growth_mb = (peak - before) / 1024
     print(f"\n6 catch-ups of {LOG_EVENTS:,} events ({log_bytes / 2**20:.1f} MiB of log) in {seconds:.1f} s: "
-          f"worker RSS {before / 1024:.0f} MiB before, peak {peak / 1024:.0f} MiB (+{growth_mb:.1f} MiB); "
+          f"worker RSS {before / 1024:.0f} MiB before, peak {peak / 1024:.0f} MiB (+{growth_mb:.1f} MiB), "
+          f"{cpu:.1f} s of worker CPU; "
           f"/healthz max {max(healthz) * 1000:.0f} ms over {len(healthz)} probes")
     assert growth_mb < 40  # the whole log at once took ~130 MiB a stream before paging
 
