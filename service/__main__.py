@@ -1,4 +1,4 @@
-"""Command line: `python -m service serve | spec | simulate <file> | apikey create <tenant>`."""
+"""Command line: `python -m service serve | spec | simulate <file> | verify <audit file> | apikey create <tenant>`."""
 from __future__ import annotations
 
 import sys
@@ -22,12 +22,17 @@ def main(argv: list[str]) -> int:
         from service.sim.cli import main as simulate
 
         return simulate(argv[1:])
+    if command == "verify":
+        from service.verify import main as verify
+
+        return verify(argv[1:])
     if command == "apikey" and len(argv) == 3 and argv[1] == "create" and argv[2].strip():
         from service.api.auth import create_key, redis_for_cli
 
         print(create_key(redis_for_cli(), argv[2].strip()))
         return 0
-    print("usage: python -m service serve | spec | simulate <file> [--trials N] | apikey create <tenant>",
+    print("usage: python -m service serve | spec | simulate <file> [--trials N] | verify <audit file> "
+          "| apikey create <tenant>",
           file=sys.stderr)
     return 2
 

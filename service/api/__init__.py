@@ -16,6 +16,7 @@ def register_blueprints(api: Api) -> None:
     from service.api.rulesets import blp as rulesets
     from service.api.simulations import blp as simulations
 
+    importlib.import_module(f"{__name__}.encounter_dice")  # its operations join the encounters blueprint, after them
     headers.register(api.spec)
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.sessions.records import Encounter
+from service.sessions.audit import public_dice
+from service.sessions.records import Encounter, Segment
 
 
 def etag(encounter: Encounter) -> dict[str, str]:
@@ -15,11 +16,19 @@ def links(encounter_id: str) -> dict[str, str]:
     """The URLs of an encounter and its sub-resources."""
     base = f"/v1/encounters/{encounter_id}"
     return {"self": base, **{name: f"{base}/{name}" for name in
-                             ("combatants", "declarations", "segments", "events", "undo", "stream")}}
+                             ("combatants", "declarations", "segments", "events", "undo", "stream", "audit",
+                              "dice")}}
 
 
 def encounter_view(encounter: Encounter) -> dict[str, Any]:
     """An encounter as the API answers it."""
     return {"id": encounter.id, "ruleset": encounter.ruleset, "version": encounter.version,
             "segment": encounter.segment, "state": encounter.state, "declarations": encounter.declarations,
-            "links": links(encounter.id)}
+            "dice": public_dice(encounter.dice), "links": links(encounter.id)}
+
+
+def step_dice(segment: Segment) -> dict[str, Any]:
+    """Which committed dice a step rolled (its audit entry without the state it started from)."""
+    entry = segment.audit or {}
+    return {"nonce": entry.get("nonce"), "commitment": entry.get("commitment"),
+            "client_seed": entry.get("client_seed"), "draws": entry.get("draws", [])}

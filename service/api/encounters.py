@@ -12,8 +12,9 @@ from flask import Response, current_app, request
 
 from service.api import encounters_schemas as s
 from service.api import byte_quota, quotas
-from service.api.encounter_answers import encounter_view, etag, links
+from service.api.encounter_answers import encounter_view, etag, links, step_dice
 from service.api.encounter_blueprint import COMBATANT, CREATED_LINKS, ENCOUNTER, blp, documented
+from service.api.encounter_dice_schemas import EncounterAuditSchema
 from service.api.encounter_requests import (
     bearer_token,
     check_combatant_id,
@@ -47,7 +48,7 @@ def create(body: dict) -> tuple[dict, int, dict]:
     quotas.check_encounter_room()
     byte_quota.check_room()
     encounter, token = encounter_store().create(body["ruleset"], body["options"], body["combatants"],
-                                          body["state"])
+                                                body["state"], body["dice"].get("client_seed"))
     quotas.count_encounter(encounter.id)
     byte_quota.record(encounter)
     return {**encounter_view(encounter), "token": token}, 201, {**etag(encounter), "Location": links(encounter.id)["self"]}
@@ -69,13 +70,14 @@ def read(encounter_id: str) -> Any:
 
 @blp.delete("/<string:encounter_id>", parameters=ENCOUNTER)
 @blp.doc(operationId="endEncounter")
-@blp.response(204)
+@blp.response(200, EncounterAuditSchema)
 @documented(401, 404, 409, 412, 503, write=True)
-def end(encounter_id: str) -> Any:
-    """End an encounter: everything stored about it is deleted."""
-    encounter_store().repository.delete(encounter_id, bearer_token(), expected_version())
+def end(encounter_id: str) -> dict:
+    """End an encounter: everything stored about it is deleted. The answer is its final audit with every
+    server seed revealed: keep it to verify the dice (`python -m service verify FILE`)."""
+    audit = encounter_store().end(encounter_id, bearer_token(), expected_version())
     byte_quota.forget(encounter_id)
-    return Response(status=204)
+    return audit
 
 
 @blp.get("/<string:encounter_id>/combatants", parameters=ENCOUNTER)
@@ -162,15 +164,16 @@ def declare(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
 def resolve(body: dict, encounter_id: str) -> tuple[dict, int, dict]:
     """Resolve the next segment (pending declarations, or the ones sent); one atomic write.
 
-    The log keeps `max_log_bytes` of events (older ones give way to a `truncated` event). A client whose
+    Its dice are the encounter's committed dice (`dice` in the answer; every die goes to the audit) unless
+    `seed` is sent. The log keeps `max_log_bytes` of events (older ones give way to a `truncated` event). A client whose
     encounters hold `max_bytes_per_client` bytes gets 429 on this and every other write that adds data
     until it ends an encounter or one expires."""
     byte_quota.check_room()
     encounter, events, segment = encounter_store().resolve(encounter_id, bearer_token(), body["seed"],
                                                        body["declarations"], expected_version(), body["rolls"])
     byte_quota.record(encounter)
-    answer = {"segment": segment.number, "seed": segment.seed, "events": events, "state": encounter.state,
-              "version": encounter.version, "links": links(encounter_id)}
+    answer = {"segment": segment.number, "seed": segment.seed, "dice": step_dice(segment), "events": events,
+              "state": encounter.state, "version": encounter.version, "links": links(encounter_id)}
     if registry.get(encounter.ruleset).terms.get("step") == "round":
         answer.update(round=segment.number, summary=segment.summary)
     first = max(encounter.total - len(events), 0)  # the log's index of this step's first event (undo trims the

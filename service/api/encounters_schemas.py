@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.encounter_dice_schemas import ClientSeedSchema, CommittedDiceSchema, StepDiceSchema
 from service.api.events import event_field
 from service.api.ruleset_http import RulesetIds, payload
 from service.api.schemas import round_rolls_field, seed_field
@@ -75,6 +76,9 @@ class EncounterCreateSchema(Schema):
                                                    "options (e.g. smoting's `zones` and `surprise`); checked by "
                                                    "the ruleset's engine.",
                                     "example": {"zones": [{"id": "field", "adjacent": []}], "surprise": []}})
+    dice = fields.Nested(ClientSeedSchema, load_default=dict,
+                         metadata={"description": "The players' part of the committed dice: `client_seed` (a "
+                                                  "random one when left out)."})
 
 
 EncounterCombatantSchema = CombatantPayload
@@ -125,6 +129,9 @@ class EncounterLinksSchema(Schema):
     undo = fields.String(required=True, metadata={"description": "Where to undo the last step."})
     stream = fields.String(required=True,
                            metadata={"description": "Its live event stream (server-sent events)."})
+    audit = fields.String(required=True, metadata={"description": "Its audit: every die rolled, undo or not."})
+    dice = fields.String(required=True, metadata={"description": "Its committed dice (PUT a client seed; POST "
+                                                                 "`/reveal` to publish the server seed)."})
 
 
 class EncounterSchema(Schema):
@@ -138,6 +145,8 @@ class EncounterSchema(Schema):
     segment = fields.Integer(required=True, metadata={"description": "Segments resolved so far."})
     state = state_field(required=True)
     declarations = declarations_field(required=True)
+    dice = fields.Nested(CommittedDiceSchema, required=True,
+                         metadata={"description": "The committed dice: what is published before any roll."})
     links = fields.Nested(EncounterLinksSchema, required=True,
                           metadata={"description": "URLs of the encounter's sub-resources."})
 
@@ -185,9 +194,12 @@ class EncounterSegmentSchema(Schema):
     summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary "
                                                    "fields "
                                                    "(initiative order, countdown, strike order, ...)."})
-    seed = fields.Integer(required=True,
-                          metadata={"description": "The seed the step was resolved with (resolving again "
-                                                   "from the same state with it replays the same dice)."})
+    seed = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "The seed the caller sent (resolving again from the same state "
+                                                   "with it replays the same dice); null when the step rolled "
+                                                   "the encounter's committed dice (see `dice`)."})
+    dice = fields.Nested(StepDiceSchema, required=True,
+                         metadata={"description": "The step's dice as the audit keeps them."})
     events = event_field(required=True, metadata={"description": "Events in order; each has `segment` and "
                                                                  "`seq`."})
     state = state_field(required=True)

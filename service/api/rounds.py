@@ -12,7 +12,7 @@ from marshmallow import Schema, fields
 
 from service.api.events import event_field
 from service.api.schemas import round_rolls_field, seed_field
-from service.sessions.encounters import resolve_once
+from service.sessions.steps import resolve_once
 
 
 class RoundRequestBase(Schema):

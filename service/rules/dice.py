@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import deque
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import icepool
 
@@ -111,12 +112,23 @@ class DiceSource:
         self._queues = {key: deque(faces) for key, faces in (queues or {}).items()}
         self._role_paths: dict[Key, tuple] = {}  # where each queue's role was named (for check_queues)
         self.rolled: list[Roll] = []
+        self.draws: list[tuple[int, int, bool]] | None = None  # when kept: every die in order (audited steps)
 
     @classmethod
     def from_rng(cls, rng: random.Random) -> DiceSource:
         """Dice drawn from a generator the caller already holds (a simulated fight's)."""
         made = cls(0)
         made._rng = rng
+        return made
+
+    @classmethod
+    def drawing(cls, rng: random.Random, draws: list[tuple[int, int, bool]], seed: int | None = None,
+                rolls: Sequence[Mapping[str, Any]] | None = None) -> DiceSource:
+        """Dice for an audited encounter step (issue 25): the caller's `rolls` queues first, then `rng`
+        (which appends each die it draws to `draws`); supplied faces are appended as (sides, face, True).
+        `seed` is what the answer echoes (None for committed dice)."""
+        made = cls.for_round(seed, rolls)
+        made._rng, made.draws = rng, draws
         return made
 
     @classmethod
@@ -198,6 +210,8 @@ class DiceSource:
             face, path = queue.popleft()
             if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
                 raise RulesError(f"a {role} die is a d{sides}: faces {first}..{last}", path)
+            if self.draws is not None:
+                self.draws.append((sides, face - first + 1, True))
             return face, True
         # randint(first, last) is exactly this draw; calling it directly skips three layers of argument checks
         return first + (self._rng or self.rng)._randbelow(sides), False

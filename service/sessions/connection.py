@@ -10,8 +10,9 @@ from __future__ import annotations
 import atexit
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from redis import Redis
 

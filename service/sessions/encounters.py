@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from service.rules import registry
-from service.rules.dice import DiceSource
-from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError, UnknownName
+from service.rules.committed import CommittedRandom, SeededRecording
+from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
+from service.sessions import audit, commitments
 from service.sessions.records import MAX_EDITS, Encounter, Segment
 from service.sessions.repository import blocked_by
+from service.sessions.steps import engine_of, resolve_once
 
 REPLAYABLE = {"add_combatant", "replace_combatant", "remove_combatant", "declare"}
 Combatant = dict[str, Any]
@@ -25,17 +26,6 @@ Loader = Callable[[str, str, Any, tuple], Any]  # (ruleset, kind, data, path) ->
 def as_sent(ruleset: str, kind: str, data: Any, path: tuple) -> Any:
     """The default loader: payloads are left to the ruleset's engine."""
     return data
-
-
-def engine_of(ruleset: str, field: tuple = ("ruleset",)) -> Any:
-    """The encounter engine of `ruleset` (UnknownName when there is no such ruleset or it has none)."""
-    try:
-        engine = registry.get(ruleset).engine
-    except NotFound:
-        engine = None
-    if engine is None:
-        raise UnknownName(f"ruleset {ruleset!r} cannot run encounters", field)
-    return engine
 
 
 def fresh_seed() -> int:
@@ -52,9 +42,9 @@ class Encounters:
         self.load = load  # the HTTP layer's first check of a payload in its ruleset's shape
 
     def create(self, ruleset: str, options: dict, combatants: list[Combatant],
-               setup: dict | None = None) -> tuple[Encounter, str]:
+               setup: dict | None = None, client_seed: str | None = None) -> tuple[Encounter, str]:
         """A new encounter from its options, combatants and the rest of its first state (`setup`: e.g.
-        zones); returns it and its token."""
+        zones), with committed dice under `client_seed` (a random one when None); returns it and its token."""
         engine = engine_of(ruleset)
         self._limit(len(combatants), ("combatants",))
         for key in ("combatants", "options", "round", "segment"):
@@ -70,7 +60,7 @@ class Encounters:
             if error.field and error.field[0] not in ("combatants", "options"):
                 error.field = ("state", *error.field)
             raise
-        return self.repository.create(ruleset, state)
+        return self.repository.create(ruleset, state, commitments.fresh_dice(client_seed))
 
     def get(self, encounter_id: str, token: str) -> Encounter:
         """The encounter as stored."""
@@ -115,17 +105,51 @@ class Encounters:
                 declarations: list[dict] | None = None, expected: int | None = None,
                 rolls: list[dict] | None = None) -> tuple[Encounter, list[dict], Segment]:
         """Resolve the next step (a segment or a round) with the pending declarations (or `declarations`
-        instead), dice from `rolls` first, then `seed`."""
-        seed = fresh_seed() if seed is None else seed
+        instead), dice from `rolls` first, then the encounter's committed dice (issue 25) or, when the caller
+        sends one, `seed` (audited too, but the caller chose those dice). The step takes the next nonce."""
         done: list[Segment] = []
         def compute(current: Encounter) -> Segment:
             sent = None if declarations is None else self.load(current.ruleset, "declaration", declarations,
                                                                 ("declarations",))
-            done.append(resolve_once(current.ruleset, current.state,
-                                     current.declarations if sent is None else sent, seed, (), rolls))
+            used = current.declarations if sent is None else sent
+            draws: list = []
+            dice = current.dice
+            rng = (CommittedRandom(bytes.fromhex(dice["server_seed"]), dice["client_seed"], current.id,
+                                   dice["nonce"], draws) if seed is None else SeededRecording(seed, draws))
+            step = resolve_once(current.ruleset, current.state, used, seed, (), rolls, rng, draws)
+            entry = audit.resolution(dice, seed, current.state, used, rolls, draws)
+            done.append(replace(step, audit=entry))
             return done[-1]
         new, events = self.repository.resolve(encounter_id, token, compute, expected)
         return new, events, done[-1]
+
+    def set_client_seed(self, encounter_id: str, token: str, client_seed: str,
+                        expected: int | None = None) -> Encounter:
+        """Replace the client seed, only before the first step of the current commitment (409 after)."""
+        return self.repository.update_dice(encounter_id, token,
+                                           lambda current: audit.with_client_seed(current.dice, client_seed),
+                                           expected)
+
+    def reveal(self, encounter_id: str, token: str, expected: int | None = None
+               ) -> tuple[Encounter, dict[str, str]]:
+        """Publish the current server seed and start a new commitment (issue 25, item 4)."""
+        shown: list[dict[str, str]] = []
+        def change(current: Encounter) -> dict:
+            dice, revealed = commitments.rotated(current.dice)
+            shown.append(revealed)
+            return dice
+        new = self.repository.update_dice(encounter_id, token, change, expected)
+        return new, shown[-1]
+
+    def audit(self, encounter_id: str, token: str) -> dict[str, Any]:
+        """The audit document: commitments (revealed seeds), every resolution and undo."""
+        current, entries = self.repository.audit(encounter_id, token)
+        return audit.document(current.id, current.ruleset, current.dice, entries)
+
+    def end(self, encounter_id: str, token: str, expected: int | None = None) -> dict[str, Any]:
+        """Delete the encounter; answers its final audit with every seed revealed (issue 25, item 4)."""
+        current, entries = self.repository.delete(encounter_id, token, expected)
+        return audit.document(current.id, current.ruleset, current.dice, entries, reveal_current=True)
 
     def _edit(self, encounter_id: str, token: str, edit: dict[str, Any], expected: int | None) -> Encounter:
         """Store one edit; the repository keeps its description for an undo to replay."""
@@ -172,22 +196,6 @@ class Encounters:
     def _limit(self, count: int, field: tuple) -> None:
         if count > self.max_combatants:
             raise OutOfRange(f"an encounter holds at most {self.max_combatants} combatants", field)
-
-
-def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed: int | None,
-                 path: tuple = (), rolls: list[dict] | None = None) -> Segment:
-    """One step (segment or round) of `state_json` with `declarations`, dice from `rolls` then `seed`
-    (nothing stored). The segment's seed is the one that reproduces it: `seed`, or a fresh one when `seed`
-    is None and some die was still needed, or None when every die came from `rolls`."""
-    engine = engine_of(ruleset)
-    state = engine.read_state(state_json, path)
-    checked = engine.check_declarations(state, declarations, ("declarations",))
-    dice = DiceSource.for_round(seed, rolls)
-    result = engine.resolve(state, checked, dice)
-    new_state = engine.write_state(result.state)
-    step = engine.step
-    number = max(int(new_state.get(step, 0)), int(state_json.get(step, 0)) + 1)
-    return Segment(number, dice.seed, list(result.events), new_state, result.summary)
 
 
 def _find(state: dict, combatant_id: str) -> tuple[int, Combatant]:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.sessions import log, records
+from service.sessions import commitments, log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 from service.sessions.repository import Replay, check_version, replay_nothing
@@ -27,6 +27,7 @@ class _Slot:
     tenant: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     undo: list[dict[str, Any]] = field(default_factory=list)  # newest first
+    audit: list[dict[str, Any]] = field(default_factory=list)  # oldest first; undo never trims it
 
 
 class MemoryEncounters:
@@ -45,9 +46,11 @@ class MemoryEncounters:
         scoped.tenant = tenant
         return scoped
 
-    def create(self, ruleset: str, state: dict[str, Any]) -> tuple[Encounter, str]:
-        """Store a new encounter; returns it and its token."""
-        encounter, token = Encounter(records.new_id(), ruleset, 1, state, []), records.new_token()
+    def create(self, ruleset: str, state: dict[str, Any], dice: dict[str, Any] | None = None
+               ) -> tuple[Encounter, str]:
+        """Store a new encounter with its committed dice; returns it and its token."""
+        encounter = Encounter(records.new_id(), ruleset, 1, state, [], dice=dice or commitments.fresh_dice())
+        token = records.new_token()
         with self._changed:
             self._slots[encounter.id] = _Slot(records.digest(token), encounter, self.clock() + self.ttl,
                                               self.tenant)
@@ -79,12 +82,30 @@ class MemoryEncounters:
         check_version(current, expected)
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
+        nonce = None if segment.audit is None else segment.audit["nonce"]
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.events = log.truncate([*slot.events, *copy.deepcopy(events)], self.max_log_bytes)
-            slot.undo = [records.undo_entry(current, len(events)), *slot.undo][:records.UNDO_DEPTH]
+            slot.undo = [records.undo_entry(current, len(events), nonce), *slot.undo][:records.UNDO_DEPTH]
+            slot.audit.extend(copy.deepcopy(records.audit_entries(segment, events)))
             slot.encounter = new
             new = slot.encounter = _stored(slot)
         return copy.deepcopy(new), events
+
+    def update_dice(self, encounter_id: str, token: str, change: Callable[[Encounter], dict[str, Any]],
+                    expected: int | None = None) -> Encounter:
+        """Replace the encounter's dice with `change(current)` (see RedisEncounters.update_dice)."""
+        current = self._snapshot(encounter_id, token, None)
+        new = records.dice_written(current, change(current))
+        check_version(current, expected)
+        with self._commit(encounter_id, token, current, expected) as slot:
+            slot.encounter = new
+        return copy.deepcopy(new)
+
+    def audit(self, encounter_id: str, token: str) -> tuple[Encounter, list[dict[str, Any]]]:
+        """The encounter and every entry of its audit log, oldest first."""
+        with self._changed:
+            slot = self._slot(encounter_id, token)
+            return copy.deepcopy(slot.encounter), copy.deepcopy(slot.audit)
 
     def undo(self, encounter_id: str, token: str, expected: int | None = None,
              replay: Replay = replay_nothing) -> Encounter:
@@ -102,16 +123,20 @@ class MemoryEncounters:
             slot.undo.pop(0)
             kept = [e for e in slot.events if e["seq"] not in removed or e["type"] == "truncated"]
             slot.events = log.truncate([*kept, records.undo_event(entry, current)], self.max_log_bytes)
+            slot.audit.append(records.undo_marker(entry, current))
             slot.encounter = new
             new = slot.encounter = _stored(slot)
         return copy.deepcopy(new)
 
-    def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
-        """End the encounter."""
+    def delete(self, encounter_id: str, token: str, expected: int | None = None
+               ) -> tuple[Encounter, list[dict[str, Any]]]:
+        """End the encounter; returns it and its audit log as they were."""
         with self._changed:
-            check_version(self._slot(encounter_id, token).encounter, expected)
+            slot = self._slot(encounter_id, token)
+            check_version(slot.encounter, expected)
             del self._slots[encounter_id]
             self._changed.notify_all()
+            return copy.deepcopy(slot.encounter), copy.deepcopy(slot.audit)
 
     def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
         """One page of the event log and the log's length."""

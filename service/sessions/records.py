@@ -16,6 +16,8 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from service.sessions import audit
+
 UNDO_DEPTH = 20
 MAX_EDITS = 50  # edits kept for replay after a segment; past this an undo of that segment answers 409
 MAX_LOG_BYTES = 8 * 1024 * 1024  # event JSON one encounter's log keeps; past it the oldest give way (log.py)
@@ -35,6 +37,7 @@ class Encounter:
     undo: int = 0
     edits: tuple[dict[str, Any], ...] = ()  # edits since the last resolved segment, oldest first
     stored: int = 0  # bytes the store holds for it (state, declarations, edits, log, undo stack), after a write
+    dice: dict[str, Any] = field(default_factory=dict)  # committed dice (service.sessions.audit); secret
 
     @property
     def segment(self) -> int:
@@ -51,6 +54,7 @@ class Segment:
     events: list[dict[str, Any]]
     state: dict[str, Any]
     summary: dict[str, Any] = field(default_factory=dict)  # the ruleset's round summary fields
+    audit: dict[str, Any] | None = None  # its audit entry (service.sessions.audit.resolution), when audited
 
 
 def new_id() -> str:
@@ -89,24 +93,40 @@ def numbered(segment: Segment, last_seq: int) -> list[dict[str, Any]]:
             for i, event in enumerate(segment.events, start=1)]
 
 
-def undo_entry(current: Encounter, events: int) -> dict[str, Any]:
-    """What the undo stack keeps for one resolved segment: the encounter before it, and which events it
-    logged (`events` of them, numbered after `seq`)."""
+def undo_entry(current: Encounter, events: int, nonce: int | None = None) -> dict[str, Any]:
+    """What the undo stack keeps for one resolved segment: the encounter before it, which events it
+    logged (`events` of them, numbered after `seq`) and the nonce of its dice."""
     return {"state": current.state, "declarations": current.declarations, "events": events,
-            "seq": current.seq, "edits": list(current.edits)}
+            "seq": current.seq, "edits": list(current.edits), "nonce": nonce}
 
 
 def resolved(current: Encounter, segment: Segment, events: list[dict[str, Any]]) -> Encounter:
     """The encounter after a segment: new state, declarations cleared, events appended."""
     return replace(current, version=current.version + 1, state=segment.state, declarations=[],
                    seq=current.seq + len(events), total=current.total + len(events),
-                   undo=min(current.undo + 1, UNDO_DEPTH), edits=())
+                   undo=min(current.undo + 1, UNDO_DEPTH), edits=(),
+                   dice=current.dice if segment.audit is None else audit.after_step(current.dice))
+
+
+def audit_entries(segment: Segment, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a resolved segment appends to the audit log (nothing when it was not audited)."""
+    return [] if segment.audit is None else [audit.logged(segment.audit, segment.number, events)]
+
+
+def dice_written(current: Encounter, dice: dict[str, Any]) -> Encounter:
+    """The encounter after its dice changed (client seed replaced, seed revealed): a new version."""
+    return replace(current, version=current.version + 1, dice=dice)
 
 
 def undone_seqs(entry: dict[str, Any], current: Encounter) -> list[int]:
     """The `seq` numbers of the events the undone segment logged (old entries: the last `events` ones)."""
     first = entry.get("seq", current.seq - entry["events"]) + 1
     return list(range(first, first + entry["events"]))
+
+
+def undo_marker(entry: dict[str, Any], current: Encounter) -> dict[str, Any]:
+    """The audit entry an undo appends: the nonce it took back (the resolution's entry stays)."""
+    return audit.undo_marker(entry.get("nonce"), current.seq + 1)
 
 
 def undo_event(entry: dict[str, Any], current: Encounter) -> dict[str, Any]:

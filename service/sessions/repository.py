@@ -5,6 +5,7 @@ Keys (the `{id}` hash tag keeps an encounter's keys on one cluster slot):
                             log_bytes and undo_bytes (what the log and the undo stack hold)
   referee:enc:{id}:events   list of event JSON, oldest first, within `max_log_bytes` (service/sessions/log.py)
   referee:enc:{id}:undo     list of snapshots before each resolved segment, newest first (at most 20)
+  referee:enc:{id}:audit    list of audit entries (service.sessions.audit), oldest first; undo never trims it
   referee:enc:{id}:live     pub/sub channel: a message after every resolved segment, undo or end
 Every write reads a consistent snapshot (a read-only script, nothing WATCHed), computes, and commits in
 one Lua script that applies everything only if the stored version is still the one read (Conflict, or
@@ -25,16 +26,17 @@ from typing import Any
 from redis import Redis
 from redis.client import Pipeline
 
-from service.sessions import log, records
+from service.sessions import commitments, log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 
 PREFIX = "referee:enc:"
 Replay = Callable[[Encounter, Sequence[dict]], tuple[dict, list]]
 
-# KEYS: main, events, undo, live. ARGV: version read, ttl, message ("" for none), events to cut from the
-# log's tail, undo op ("push" | "pop" | ""), undo entry, undo depth, n hash fields, n events to append,
-# the log's byte cap (0: none), then the field/value pairs, then the events. Returns {1, log length, bytes
+# KEYS: main, events, undo, live, audit. ARGV: version read, ttl, message ("" for none), events to cut from
+# the log's tail, undo op ("push" | "pop" | ""), undo entry, undo depth, n hash fields, n events to append,
+# the log's byte cap (0: none), n audit entries to append, then the field/value pairs, then the events, then
+# the audit entries (appended whole: the audit is never cut). Returns {1, log length, bytes
 # stored}, {0} (the version moved) or {-1} (no encounter). The hash keeps the byte counts of the log and
 # the undo stack (`log_bytes`, `undo_bytes`); past the cap the oldest events give way to one `truncated`
 # event (service/sessions/log.py). HSET is the first write: a full Redis refuses it and nothing is applied.
@@ -42,18 +44,22 @@ COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {-1} end
 if version ~= ARGV[1] then return {0} end
-local fields, pushed, cap = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
-if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 11, 10 + 2 * fields)) end
+local fields, pushed, cap, audited = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 12, 11 + 2 * fields)) end
 local log_bytes = tonumber(redis.call('HGET', KEYS[1], 'log_bytes') or '0')
 local cut = tonumber(ARGV[4])
 if cut > 0 then
   for _, item in ipairs(redis.call('LRANGE', KEYS[2], -cut, -1)) do log_bytes = log_bytes - #item end
   redis.call('LTRIM', KEYS[2], 0, -cut - 1)
 end
-local first = 11 + 2 * fields
+local first = 12 + 2 * fields
 for i = first, first + pushed - 1 do log_bytes = log_bytes + #ARGV[i] end
 for i = first, first + pushed - 1, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, first + pushed - 1)))
+end
+local after = first + pushed
+for i = after, after + audited - 1, 500 do
+  redis.call('RPUSH', KEYS[5], unpack(ARGV, i, math.min(i + 499, after + audited - 1)))
 end
 if cap > 0 and log_bytes > cap then
   local dropped, last = 0, nil
@@ -80,7 +86,7 @@ elseif ARGV[5] == 'pop' then
 end
 log_bytes, undo_bytes = math.max(log_bytes, 0), math.max(undo_bytes, 0)
 redis.call('HSET', KEYS[1], 'log_bytes', log_bytes, 'undo_bytes', undo_bytes)
-for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
+for _, i in ipairs({1, 2, 3, 5}) do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('PUBLISH', KEYS[4], ARGV[3]) end
 local held = redis.call('HSTRLEN', KEYS[1], 'state') + redis.call('HSTRLEN', KEYS[1], 'declarations') +
   redis.call('HSTRLEN', KEYS[1], 'edits')
@@ -113,21 +119,23 @@ end
 if lo + #out - 1 < n then out[1] = 1 end
 return out
 """
-# KEYS: main, events, undo. ARGV: "1" to add the undo stack's top. Returns {hash fields and values, log
-# length, undo depth, top or nil}: one consistent read. A script rather than MULTI/EXEC, because Redis at its
+# KEYS: main, events, undo, audit. ARGV: "1" to add the undo stack's top, "1" to add every audit entry.
+# Returns {hash fields and values, log length, undo depth, top or nil, audit entries or nil}: one consistent
+# read. A script rather than MULTI/EXEC, because Redis at its
 # maxmemory refuses every command queued in a MULTI, reads too, and a full store must still let a client
 # read an encounter and end it (which frees memory).
 SNAPSHOT = """
-local top = false
+local top, audit = false, false
 if ARGV[1] == '1' then top = redis.call('LINDEX', KEYS[3], 0) end
-return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3]), top}
+if ARGV[2] == '1' then audit = redis.call('LRANGE', KEYS[4], 0, -1) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3]), top, audit}
 """
-# KEYS: main, events, undo, live. ARGV: version read, message. Same answers as COMMIT.
+# KEYS: main, events, undo, live, audit. ARGV: version read, message. Same answers as COMMIT.
 DELETE = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return -1 end
 if version ~= ARGV[1] then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
 redis.call('PUBLISH', KEYS[4], ARGV[2])
 return 1
 """
@@ -141,19 +149,20 @@ class Keys:
     events: str
     undo: str
     live: str
+    audit: str
 
     @classmethod
     def of(cls, encounter_id: str) -> Keys:
         base = f"{PREFIX}{{{encounter_id}}}"
-        return cls(base, f"{base}:events", f"{base}:undo", f"{base}:live")
+        return cls(base, f"{base}:events", f"{base}:undo", f"{base}:live", f"{base}:audit")
 
     @property
-    def stored(self) -> tuple[str, str, str]:
-        return self.main, self.events, self.undo
+    def stored(self) -> tuple[str, str, str, str]:
+        return self.main, self.events, self.undo, self.audit
 
     @property
-    def all(self) -> tuple[str, str, str, str]:
-        return self.main, self.events, self.undo, self.live
+    def all(self) -> tuple[str, str, str, str, str]:
+        return self.main, self.events, self.undo, self.live, self.audit
 
 
 def live_message(new: Encounter | None, events: Sequence[dict[str, Any]] = ()) -> str:
@@ -209,14 +218,17 @@ class RedisEncounters:
     def redis(self) -> Redis:
         return self._client.get()
 
-    def create(self, ruleset: str, state: dict[str, Any]) -> tuple[Encounter, str]:
-        """Store a new encounter; returns it and its token (shown once, stored only as a digest)."""
-        encounter, token = Encounter(records.new_id(), ruleset, 1, state, []), records.new_token()
+    def create(self, ruleset: str, state: dict[str, Any], dice: dict[str, Any] | None = None
+               ) -> tuple[Encounter, str]:
+        """Store a new encounter (with its committed `dice`, service.sessions.audit); returns it and its
+        token (shown once, stored only as a digest)."""
+        encounter = Encounter(records.new_id(), ruleset, 1, state, [], dice=dice or commitments.fresh_dice())
+        token = records.new_token()
         keys = Keys.of(encounter.id)
         with self.redis.pipeline() as pipe:
             pipe.hset(keys.main, mapping={"token": records.digest(token), "ruleset": ruleset, "version": 1,
                                           "state": _dump(state), "declarations": "[]", "seq": 0,
-                                          "tenant": self.tenant or ""})
+                                          "tenant": self.tenant or "", "dice": _dump(encounter.dice)})
             pipe.expire(keys.main, self.ttl)
             pipe.execute()
         return replace(encounter, stored=len(_dump(state)) + 2), token
@@ -246,10 +258,25 @@ class RedisEncounters:
         check_version(current, expected)
         events = records.numbered(segment, current.seq)
         new = records.resolved(current, segment, events)
+        nonce = None if segment.audit is None else segment.audit["nonce"]
         new = self._commit(current, expected, new, _fields(new, edits=True), push=events,
-                           undo=("push", _dump(records.undo_entry(current, len(events)))),
-                           message=live_message(new, events))
+                           undo=("push", _dump(records.undo_entry(current, len(events), nonce))),
+                           message=live_message(new, events), audited=records.audit_entries(segment, events))
         return new, events
+
+    def update_dice(self, encounter_id: str, token: str, change: Callable[[Encounter], dict[str, Any]],
+                    expected: int | None = None) -> Encounter:
+        """Replace the encounter's dice with `change(current)` (it may raise to refuse): a new version."""
+        current, _ = self._snapshot(encounter_id, token, None)
+        new = records.dice_written(current, change(current))
+        check_version(current, expected)
+        return self._commit(current, expected, new, {"version": new.version, "dice": _dump(new.dice)})
+
+    def audit(self, encounter_id: str, token: str) -> tuple[Encounter, list[dict[str, Any]]]:
+        """The encounter and every entry of its audit log, oldest first."""
+        current, entries = self._snapshot(encounter_id, token, None, audit=True)
+        self._touch(encounter_id)
+        return current, entries
 
     def undo(self, encounter_id: str, token: str, expected: int | None = None,
              replay: Replay = replay_nothing) -> Encounter:
@@ -270,14 +297,18 @@ class RedisEncounters:
                     if _kept(json.loads(item), removed)]
         marker = records.undo_event(entry, current)
         return self._commit(current, expected, new, _fields(new, edits=True), cut=max(tail, 0) if removed else 0,
-                            push=[*kept, marker], undo=("pop", ""), message=live_message(new, [marker]))
+                            push=[*kept, marker], undo=("pop", ""), message=live_message(new, [marker]),
+                            audited=[records.undo_marker(entry, current)])
 
-    def delete(self, encounter_id: str, token: str, expected: int | None = None) -> None:
-        """End the encounter: every key goes, and its streams get a last `end` event."""
-        current, _ = self._snapshot(encounter_id, token, expected)
+    def delete(self, encounter_id: str, token: str, expected: int | None = None
+               ) -> tuple[Encounter, list[dict[str, Any]]]:
+        """End the encounter: every key goes, and its streams get a last `end` event. Returns the
+        encounter and its audit log as they were (the answer reveals the last seed)."""
+        current, entries = self._snapshot(encounter_id, token, expected, audit=True)
         keys = Keys.of(encounter_id)
         self._answer(self._script(DELETE)(keys=keys.all, args=[current.version, live_message(None)]),
                      current, expected)
+        return current, entries
 
     def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
         """One page of the event log and the log's length."""
@@ -315,24 +346,28 @@ class RedisEncounters:
             pubsub.close()
 
     def _snapshot(self, encounter_id: str, token: str, expected: int | None,
-                  undo_top: bool = False) -> tuple[Encounter, bytes | None]:
-        """The encounter as one consistent read (a script, nothing WATCHed), checked against `expected`."""
+                  undo_top: bool = False, audit: bool = False) -> tuple[Encounter, Any]:
+        """The encounter as one consistent read (a script, nothing WATCHed), checked against `expected`, and
+        the undo stack's top (`undo_top`) or every audit entry (`audit`) read with it (else None)."""
         keys = Keys.of(encounter_id)
-        flat, total, undo, top = self._script(SNAPSHOT)(keys=keys.stored, args=["1" if undo_top else ""])
+        flat, total, undo, top, entries = self._script(SNAPSHOT)(
+            keys=keys.stored, args=["1" if undo_top else "", "1" if audit else ""])
         raw = dict(zip(flat[::2], flat[1::2]))
         current = self._encounter(encounter_id, token, raw, total, undo)
         check_version(current, expected)
+        if audit:
+            return current, [json.loads(item) for item in entries or []]
         return current, top
 
     def _commit(self, current: Encounter, expected: int | None, new: Encounter, fields: dict[str, Any],
                 cut: int = 0, push: Sequence[Any] = (), undo: tuple[str, str] = ("", ""),
-                message: str = "") -> Encounter:
+                message: str = "", audited: Sequence[dict[str, Any]] = ()) -> Encounter:
         """Write everything at once if the encounter is still at `current.version` (else refuse); `new` as
         stored: its log's length and the bytes it holds."""
         pairs = [item for pair in fields.items() for item in pair]
         items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
         args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
-                len(fields), len(items), self.max_log_bytes, *pairs, *items]
+                len(fields), len(items), self.max_log_bytes, len(audited), *pairs, *items, *map(_dump, audited)]
         done, *stored = self._script(COMMIT)(keys=Keys.of(current.id).all, args=args)
         self._answer(done, current, expected)
         return replace(new, total=stored[0], stored=stored[1])
@@ -357,9 +392,11 @@ class RedisEncounters:
     def _encounter(self, encounter_id: str, token: str, raw: dict, total: int, undo: int) -> Encounter:
         _check_token(encounter_id, token, raw.get(b"token"))
         self._check_tenant(encounter_id, raw.get(b"tenant"))
+        # an encounter stored before committed dice gets its commitment with its next write
+        dice = json.loads(raw[b"dice"]) if b"dice" in raw else commitments.fresh_dice()
         return Encounter(encounter_id, raw[b"ruleset"].decode(), int(raw[b"version"]), json.loads(raw[b"state"]),
                          json.loads(raw[b"declarations"]), int(raw[b"seq"]), total, undo,
-                         tuple(json.loads(raw.get(b"edits") or b"[]")))
+                         tuple(json.loads(raw.get(b"edits") or b"[]")), dice=dice)
 
     def _check_tenant(self, encounter_id: str, stored: bytes | None) -> None:
         """Another tenant's encounter is answered exactly like an unknown one."""
@@ -407,7 +444,7 @@ def _check_token(encounter_id: str, token: str, stored: bytes | None) -> None:
 
 def _fields(encounter: Encounter, edits: bool = False) -> dict[str, Any]:
     fields = {"version": encounter.version, "state": _dump(encounter.state),
-              "declarations": _dump(encounter.declarations), "seq": encounter.seq}
+              "declarations": _dump(encounter.declarations), "seq": encounter.seq, "dice": _dump(encounter.dice)}
     if edits:
         fields["edits"] = _dump(list(encounter.edits))
     return fields

@@ -70,7 +70,8 @@ def test_lifecycle(client):
     kept = len(segments[0].json["events"]) + len(segments[1].json["events"])
     assert client.get(f"{url}/events", headers=auth).json["total"] == kept + 1  # and the undo event
 
-    assert client.delete(url, headers=auth).status_code == 204
+    ended = client.delete(url, headers=auth)
+    assert ended.status_code == 200 and ended.json["seeds"][-1]["server_seed"]  # the answer reveals the seed
     assert client.get(url, headers=auth).status_code == 404
 
 
@@ -84,7 +85,7 @@ def test_a_segment_is_reproducible_from_its_seed(client):
     assert [{k: v for k, v in e.items()} for e in first["events"]] == second["events"]
     assert first["state"] == second["state"]
     fresh = client.post(f"{url}/segments", json={}, headers=auth).json
-    assert 0 <= fresh["seed"] < 2**63
+    assert fresh["seed"] is None and fresh["dice"]["nonce"] == 1  # no seed sent: the committed dice
 
 
 def test_tokens_are_per_encounter(client):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from redis import Redis
 
+from service.sessions import audit
 from service.sessions.errors import EncounterNotFound
 from service.sessions.memory import MemoryEncounters
 from service.sessions.records import Segment
@@ -29,7 +30,8 @@ def test_redis_keys_all_carry_the_ttl(redis_url):
     client = Redis.from_url(redis_url)
     repo = RedisEncounters(client, ttl=100)
     created, token = repo.create("tactical", STATE)
-    repo.resolve(created.id, token, lambda c: Segment(1, 1, [{"type": "x"}], c.state))
+    repo.resolve(created.id, token, lambda c: Segment(1, 1, [{"type": "x"}], c.state,
+                                                      audit=audit.resolution(c.dice, 1, c.state, [], [], [])))
     keys = Keys.of(created.id)
     for key in keys.stored:
         client.expire(key, 5)
