@@ -109,7 +109,6 @@ class AuditUndoSchema(Schema):
 
     type = fields.String(required=True, metadata={"description": "Always `undo`."})
     nonce = fields.Integer(required=True, allow_none=True, metadata={"description": "The nonce it took back."})
-    segment = fields.Integer(required=True, metadata={"description": "The step it undid."})
     seq = fields.Integer(required=True, metadata={"description": "The `seq` of its `undo` event."})
 
 

@@ -55,9 +55,9 @@ def logged(entry: dict[str, Any], segment: int, events: list[dict[str, Any]]) ->
     return {**entry, "segment": segment, "events": events}
 
 
-def undo_marker(nonce: int | None, segment: int, seq: int) -> dict[str, Any]:
-    """The audit entry an undo appends (the undone step's entry stays)."""
-    return {"type": "undo", "nonce": nonce, "segment": segment, "seq": seq}
+def undo_marker(nonce: int | None, seq: int) -> dict[str, Any]:
+    """The audit entry an undo appends (the undone step's entry stays): its nonce, and its `undo` event's seq."""
+    return {"type": "undo", "nonce": nonce, "seq": seq}
 
 
 def document(encounter_id: str, ruleset: str, dice: dict[str, Any], entries: list[dict[str, Any]],

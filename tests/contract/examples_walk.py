@@ -20,9 +20,9 @@ from service.config import Config
 from service.jobs.wiring import jobs_of
 from service.spec import spec_dict
 
-ORDER = ("createEncounter", "getEncounter", "listCombatants", "addCombatant", "getCombatant", "replaceCombatant",
-         "setDeclarations", "resolveSegment", "listEvents", "streamEncounterEvents", "undoSegment",
-         "removeCombatant", "endEncounter", "startSimulation", "getSimulation", "streamSimulationProgress",
+ORDER = ("createEncounter", "setClientSeed", "getEncounter", "listCombatants", "addCombatant", "getCombatant",
+         "replaceCombatant", "setDeclarations", "resolveSegment", "listEvents", "streamEncounterEvents", "undoSegment",
+         "getEncounterAudit", "revealServerSeed", "removeCombatant", "endEncounter", "startSimulation", "getSimulation", "streamSimulationProgress",
          "getSimulationPlot", "startSimulation", "cancelSimulation")
 PARAM = re.compile(r"{([^}]+)}")
 

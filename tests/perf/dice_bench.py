@@ -1,0 +1,71 @@
+"""`make bench` for trustworthy dice (issue 25): one 20-combatant step of every ruleset with the encounter's
+committed dice (HMAC-derived, every die recorded, the audit entry built) against the same step with a seed."""
+from __future__ import annotations
+
+import time
+
+from service.rules.committed import CommittedRandom, new_server_seed
+from service.sessions import audit, commitments
+from service.sessions.steps import resolve_once
+from tests.perf import ruleset_ars_magica, ruleset_runequest_house, ruleset_war_and_combat, segment_bench
+
+
+def smoting_twenty() -> tuple[dict, list[dict]]:
+    """Twenty smoting fighters in pairs, each attacking its partner (as tests/perf/ruleset_smoting.py)."""
+    people = [{"id": f"c{i}", "side": "red" if i % 2 else "blue", "physical_rank": 5, "mental_rank": 4,
+               "xposures": {"attack": 4, "parry": 2}} for i in range(20)]
+    return {"combatants": people}, [{"combatant": f"c{i}", "action": "attack", "target": f"c{i ^ 1}",
+                                     "defence": "parry"} for i in range(20)]
+
+
+def twenty() -> dict[str, tuple[dict, list[dict]]]:
+    """A 20-combatant state and its declarations for every ruleset (the rulesets' own benchmark fights)."""
+    war = ruleset_war_and_combat.twenty()
+    return {"tactical": segment_bench.encounter(20), "ars-magica": ruleset_ars_magica.twenty_combatants(),
+            "runequest-house": ruleset_runequest_house.twenty(), "smoting": smoting_twenty(),
+            "war-and-combat": (war["state"], war["declarations"])}
+
+
+def committed_step(ruleset: str, state: dict, declarations: list[dict], dice: dict, nonce: int) -> int:
+    """One committed step as the encounter store computes it; returns how many dice it drew."""
+    draws: list = []
+    rng = CommittedRandom(bytes.fromhex(dice["server_seed"]), dice["client_seed"], "bench", nonce, draws)
+    resolve_once(ruleset, state, declarations, None, (), None, rng, draws)
+    audit.resolution({**dice, "nonce": nonce}, None, state, declarations, None, draws)
+    return len(draws)
+
+
+def median_ms(run, repeats: int) -> float:
+    times = []
+    for i in range(repeats):
+        start = time.perf_counter()
+        run(i)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2] * 1000
+
+
+def step_rows(repeats: int = 60) -> list[dict]:
+    """Median ms of a seeded and of a committed 20-combatant step per ruleset, and the dice drawn."""
+    dice, rows = commitments.fresh_dice("bench"), []
+    assert len(bytes.fromhex(dice["server_seed"])) == len(new_server_seed())
+    for ruleset, (state, declarations) in twenty().items():
+        committed_step(ruleset, state, declarations, dice, 0)  # warm-up: tables load once
+        seeded = median_ms(lambda i: resolve_once(ruleset, state, declarations, i), repeats)
+        drawn = committed_step(ruleset, state, declarations, dice, 1)
+        committed = median_ms(lambda i: committed_step(ruleset, state, declarations, dice, i), repeats)
+        rows.append({"ruleset": ruleset, "seeded_ms": seeded, "committed_ms": committed, "dice": drawn})
+    return rows
+
+
+def report() -> str:
+    """The markdown table `make bench` prints."""
+    lines = ["| 20-combatant step, in process (median) | seeded | committed dice (+ audit entry) | dice | target |",
+             "|---|---:|---:|---:|---:|"]
+    for row in step_rows():
+        lines.append(f"| {row['ruleset']} | {row['seeded_ms']:.2f} ms | {row['committed_ms']:.2f} ms | "
+                     f"{row['dice']} | committed < 5 ms |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report())
