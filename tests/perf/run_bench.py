@@ -8,6 +8,7 @@ import platform
 import time
 from pathlib import Path
 
+from tests.perf.dice_bench import report as dice_report
 from tests.perf.http_bench import http_benchmarks, http_table
 from tests.perf.segment_bench import http_segments, resolve_times
 from tests.perf.sim_bench import sim_benchmark
@@ -55,7 +56,7 @@ def main() -> None:
               "with deploy/gunicorn.conf.py and 2 workers of 8 connections each, all started together, warmed up for 2 s, then measured in "
               "3 interleaved rounds of 2 s, best round shown; Referee's rate limit off, access log on).\n\n" + http_table(rows)
               + "\n\n" + segment_table(resolve, segments) + "\n\n" + sim_table(sim))
-    report = "\n\n".join([report, *ruleset_reports()])
+    report = "\n\n".join([report, *ruleset_reports(), dice_report()])
     print(report)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
