@@ -190,5 +190,5 @@ class MemoryEncounters:
 def _stored(slot: _Slot) -> Encounter:
     """The slot's encounter with its log's length and the bytes it holds (as the Redis store counts them)."""
     held = (slot.encounter.state, slot.encounter.declarations, list(slot.encounter.edits), *slot.events,
-            *slot.undo)
+            *slot.undo, *slot.audit)
     return replace(slot.encounter, total=len(slot.events), stored=sum(len(log.dump(item)) for item in held))

@@ -2,7 +2,7 @@
 
 Keys (the `{id}` hash tag keeps an encounter's keys on one cluster slot):
   referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant, edits,
-                            log_bytes and undo_bytes (what the log and the undo stack hold)
+                            log_bytes, undo_bytes and audit_bytes (what the log, undo stack and audit hold)
   referee:enc:{id}:events   list of event JSON, oldest first, within `max_log_bytes` (service/sessions/log.py)
   referee:enc:{id}:undo     list of snapshots before each resolved segment, newest first (at most 20)
   referee:enc:{id}:audit    list of audit entries (service.sessions.audit), oldest first; undo never trims it
@@ -58,6 +58,8 @@ for i = first, first + pushed - 1, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, first + pushed - 1)))
 end
 local after = first + pushed
+local audit_bytes = tonumber(redis.call('HGET', KEYS[1], 'audit_bytes') or '0')
+for i = after, after + audited - 1 do audit_bytes = audit_bytes + #ARGV[i] end
 for i = after, after + audited - 1, 500 do
   redis.call('RPUSH', KEYS[5], unpack(ARGV, i, math.min(i + 499, after + audited - 1)))
 end
@@ -85,12 +87,12 @@ elseif ARGV[5] == 'pop' then
   if top then undo_bytes = undo_bytes - #top end
 end
 log_bytes, undo_bytes = math.max(log_bytes, 0), math.max(undo_bytes, 0)
-redis.call('HSET', KEYS[1], 'log_bytes', log_bytes, 'undo_bytes', undo_bytes)
+redis.call('HSET', KEYS[1], 'log_bytes', log_bytes, 'undo_bytes', undo_bytes, 'audit_bytes', audit_bytes)
 for _, i in ipairs({1, 2, 3, 5}) do redis.call('EXPIRE', KEYS[i], ARGV[2]) end
 if ARGV[3] ~= '' then redis.call('PUBLISH', KEYS[4], ARGV[3]) end
 local held = redis.call('HSTRLEN', KEYS[1], 'state') + redis.call('HSTRLEN', KEYS[1], 'declarations') +
   redis.call('HSTRLEN', KEYS[1], 'edits')
-return {1, redis.call('LLEN', KEYS[2]), log_bytes + undo_bytes + held}
+return {1, redis.call('LLEN', KEYS[2]), log_bytes + undo_bytes + audit_bytes + held}
 """
 # KEYS: main, events. ARGV: since, most events, most bytes. Returns {more, event...}: the events after
 # `since` (at least one, then as many as fit in the bytes), and 1 when more follow. `seq` rises along the
