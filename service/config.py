@@ -30,6 +30,8 @@ class Config:
     redislite_path: str = "var/referee-redis.db"
     redis_maxmemory: str = "256mb"  # memory bound of the embedded server `make run` starts
     redis_maxmemory_policy: str = "noeviction"  # at the bound: refuse writes (503), never drop encounters
+    broker_url: str = ""  # Redis of the Celery queue; empty: REDIS_URL's (`make run` starts a second server)
+    broker_maxmemory: str = "64mb"  # memory bound of the embedded broker `make run` starts (noeviction)
     max_content_length: int = 256 * 1024  # bytes per request body
     max_batch_items: int = 100  # items in one pulse batch or calculator batch
     max_batch_work: int = 1000  # a calculator batch's work: per item, the product of its lists' lengths, added up
@@ -59,10 +61,12 @@ class Config:
     celery_queue: str = "celery"  # the queue whose length /metrics reports as referee_job_queue_depth
     job_visibility_timeout: int = 3600  # seconds before Redis itself hands back an unacknowledged chunk
     job_lease_seconds: int = 10  # a chunk whose worker stopped renewing its lease this long is sent again
-    max_job_work: int = 500_000_000  # trials x step cap x combatants one simulation may cost
+    max_job_cpu_seconds: float = 600.0  # worker CPU one simulation may cost at most (estimated by its engine)
+    max_chunk_cpu_seconds: float = 30.0  # worker CPU one chunk may cost at most (how long a worker is held)
     max_encounters_per_client: int = 1000  # encounters one client (API key, or IP when keys are off) may keep; 0: no cap
     max_bytes_per_client: int = 64 * 1024 * 1024  # bytes one client's encounters may hold in Redis; then 429 on writes that add; 0: no cap
     max_jobs_per_client: int = 10  # simulations queued or running per API key (per client IP when keys are off)
+    max_client_cpu_seconds: float = 1200.0  # estimated worker CPU of one client's queued and running simulations
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

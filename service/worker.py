@@ -12,5 +12,5 @@ config = Config.from_env()
 if not config.redis_url:
     raise SystemExit("REDIS_URL must point at the Redis the web process uses")
 app = celery = make_celery(config.redis_url, config.job_visibility_timeout, config.encounter_ttl_seconds,
-                          config.job_lease_seconds)
+                          config.job_lease_seconds, config.broker_url)
 app.conf.broker_connection_max_retries = None  # a worker waits out a Redis outage instead of exiting

@@ -18,9 +18,10 @@ from service.api.quotas import client_id
 from service.api.ruleset_http import load_payload
 from service.api.simulations_schemas import SimulationRequestSchema, SimulationSchema
 from service.jobs import submit as jobs_submit
-from service.jobs.store import TERMINAL, progress
+from service.jobs.store import TERMINAL, Caps, progress
 from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
+from service.sim.budget import Limits, plan_job
 from service.sim.simulator import simulator_for
 from service.streams.serving import open_polled_stream
 
@@ -59,46 +60,43 @@ def redis_required(view: Callable) -> Callable:
 @blp.response(202, SimulationSchema, headers=headers("Location"))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.alt_response(429, response="DEFAULT_ERROR", description="The client already has `max_jobs_per_client` "
-                                                            "simulations queued or running.")
+                                                            "simulations queued or running, or simulations "
+                                                            "estimated to cost `max_client_cpu_seconds` of "
+                                                            "worker CPU with this one.")
 @blp.alt_response(503, response="DEFAULT_ERROR")
 @redis_required
 def start(body: dict) -> tuple[dict, int, dict]:
     """Start a simulation of `trials` fights; poll the Location for progress and the result.
 
-    A job's cost is bounded: trials x the matchup's step cap (`max_segments` or `max_rounds`) x combatants
-    must stay within the server's `max_job_work` (422 otherwise), and one client (API key, or IP when keys
-    are off) may have at most `max_jobs_per_client` jobs queued or running (429 otherwise).
+    A job's cost is bounded by the engine that will play it (the answer's `cost`): every fight counted to
+    its step cap (`max_segments` or `max_rounds`), its worker CPU must stay within the server's
+    `max_job_cpu_seconds` and each chunk's within `max_chunk_cpu_seconds`, in at most 50 chunks (422
+    naming the field to change otherwise). One client (API key, or IP when keys are off) may have at most
+    `max_jobs_per_client` jobs queued or running, costing at most `max_client_cpu_seconds` together (429
+    otherwise). Clients take turns on the workers, a chunk each.
     """
     ruleset, matchup = _matchup(body)
     config = current_app.extensions["referee.config"]
     if body["trials"] > config.max_trials:
         raise OutOfRange(f"trials must be at most {config.max_trials}", ("trials",))
-    _with_prefix(lambda: simulator_for(ruleset).check(matchup))
-    _within_budget(ruleset, matchup, body["trials"], config.max_job_work)
+    cost = _with_prefix(lambda: simulator_for(ruleset).cost(matchup))
+    job_plan = plan_job(cost, body["trials"], body.get("chunk_size"),
+                        Limits(config.max_job_cpu_seconds, config.max_chunk_cpu_seconds))
     jobs = jobs_of()
     try:
-        job = _with_prefix(lambda: jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"],
-                                                      body.get("seed"), body.get("chunk_size"),
-                                                      current_tenant(), ruleset, client_id(),
-                                                      _jobs_cap(config)))
-    except jobs_submit.TooManyJobs as error:
+        job = jobs_submit.submit(jobs.celery, jobs.store(), matchup, body["trials"], body.get("seed"),
+                                 tenant=current_tenant(), ruleset=ruleset, client=client_id(), caps=_caps(config),
+                                 cost=cost, job_plan=job_plan)
+    except jobs_submit.OverCap as error:
         raise TooManyRequests(str(error), retry_after=10) from None
     return _view(job), 202, {"Location": _links(job)["self"]}
 
 
-def _jobs_cap(config: Any) -> int:
-    """The per-client job cap (0: none); like rate limits, off in testing unless `limits_in_testing`."""
-    return config.max_jobs_per_client if (not config.testing or config.limits_in_testing) else 0
-
-
-def _within_budget(ruleset: str, matchup: dict, trials: int, budget: int) -> None:
-    """Refuse (422 on `trials`) a job whose worst case, trials x step cap x combatants, exceeds `budget`."""
-    work = simulator_for(ruleset).work(matchup, trials)
-    if work > budget:
-        most = max(1, trials * budget // work)
-        raise OutOfRange(f"this simulation may cost {work:,} fight-steps (trials x step cap x combatants), over "
-                         f"the server's budget of {budget:,}; use at most {most:,} trials, or a lower step cap",
-                         ("trials",))
+def _caps(config: Any) -> Caps:
+    """The per-client caps (none); like rate limits, off in testing unless `limits_in_testing`."""
+    if config.testing and not config.limits_in_testing:
+        return Caps()
+    return Caps(config.max_jobs_per_client, config.max_client_cpu_seconds)
 
 
 @blp.get("/<string:job_id>", parameters=JOB)
@@ -112,18 +110,15 @@ def status(job_id: str) -> dict:
 
 
 @blp.delete("/<string:job_id>", parameters=JOB)
-@blp.doc(operationId="cancelSimulation")
-@blp.response(202, SimulationSchema)
-@blp.alt_response(204, description="The job had already ended; nothing to cancel.")
+@blp.doc(operationId="deleteSimulation")
+@blp.response(204, description="The simulation is gone: a chunk that was running stops within a second, "
+                               "chunks not yet started never run, and reading it answers 404.")
 @blp.alt_response(404, response="NOT_FOUND")
 @redis_required
-def cancel(job_id: str) -> Any:
-    """Cancel a queued or running simulation."""
-    jobs, job = jobs_of(), _job(job_id)
-    if job["state"] in TERMINAL:
-        return Response(status=204)
-    jobs_submit.cancel(jobs.celery, jobs.store(), job)
-    return _view(_job(job_id))
+def delete(job_id: str) -> Response:
+    """Delete a simulation, whatever its state (a running one is stopped first)."""
+    jobs_submit.delete(jobs_of().store(), _job(job_id))
+    return Response(status=204)
 
 
 @blp.get("/<string:job_id>/stream", parameters=JOB)
@@ -200,7 +195,7 @@ def _matchup(body: dict) -> tuple[str, dict]:
     return ruleset, matchup
 
 
-def _with_prefix(call: Callable[[], dict]) -> dict:
+def _with_prefix(call: Callable[[], Any]) -> Any:
     """Domain errors about the matchup name their field from the request body's root."""
     try:
         return call()
@@ -225,6 +220,7 @@ def _links(job: dict) -> dict:
 
 
 def _view(job: dict) -> dict:
+    cost = {"engine": job["engine"], "cpu_seconds": job["cpu_seconds"]} if "engine" in job else None
     return {**{k: job[k] for k in ("id", "ruleset", "state", "trials", "seed", "chunk_size", "chunks")},
-            "progress": progress(job), "result": job.get("result"), "error": job.get("error"),
+            "cost": cost, "progress": progress(job), "result": job.get("result"), "error": job.get("error"),
             "links": _links(job)}

@@ -14,8 +14,9 @@ SimulationOptionsPayload = payload("sim_options", "A simulation's rule options, 
 class SideSchema(Schema):
     """One side of a simulated fight."""
 
-    name = fields.String(required=True, validate=validate.Length(1, 100),
-                         metadata={"description": "The side's name (results are reported by it)."})
+    name = fields.String(required=True, validate=validate.Length(1, 64),
+                         metadata={"description": "The side's name (results are reported by it; at most 64 "
+                                                  "characters, as a combatant's `side`)."})
     combatants = fields.List(fields.Dict(), required=True, validate=validate.Length(1, 100),
                              metadata={"description": "Combatants in the encounter-state format."})
 
@@ -43,10 +44,15 @@ class SimulationRequestSchema(Schema):
     encounter_id = fields.String(metadata={"description": "Simulate a stored encounter as it stands "
                                                           "(send its token as `Authorization: Bearer`)."})
     trials = JsonInteger(required=True, validate=validate.Range(min=1),
-                            metadata={"description": "Number of fights, 1..max_trials (config)."})
+                         metadata={"description": "Number of fights, 1..max_trials (config), within the job's "
+                                                  "CPU budget (`max_job_cpu_seconds`, estimated for the engine "
+                                                  "that plays the matchup, every fight to its step cap)."})
     seed = seed_field()
     chunk_size = JsonInteger(load_default=None, allow_none=True, validate=validate.Range(100, 1_000_000),
-                                metadata={"description": "Fights per chunk (default 20000)."})
+                             metadata={"description": "Fights per chunk. A job has at most 50 chunks (so at least "
+                                                      "trials / 50), each estimated within "
+                                                      "`max_chunk_cpu_seconds`; default 20000, fewer when such a "
+                                                      "chunk would cost more, more for over 50 chunks."})
 
 
 class ProgressSchema(Schema):
@@ -57,6 +63,19 @@ class ProgressSchema(Schema):
     percent = JsonFloat(required=True, metadata={"description": "trials_done as a percentage of trials."})
     eta_seconds = JsonFloat(allow_none=True, required=True,
                             metadata={"description": "Estimated seconds left (null until there is a rate)."})
+
+
+class CostSchema(Schema):
+    """What a simulation may cost the workers, as its budget counts it."""
+
+    engine = fields.String(required=True, validate=validate.OneOf(["vectorised", "loop"]),
+                           metadata={"description": "The engine that plays it: `vectorised` (numpy, every fight "
+                                                    "of a chunk at once) or `loop` (the round resolver, fight by "
+                                                    "fight)."})
+    cpu_seconds = JsonFloat(required=True,
+                            metadata={"description": "Worker CPU seconds it may cost at most, every fight counted "
+                                                     "to its step cap; a chunk running past twice its share is "
+                                                     "stopped and the job fails."})
 
 
 class LinksSchema(Schema):
@@ -73,9 +92,8 @@ class SimulationSchema(Schema):
 
     id = fields.String(required=True, metadata={"description": "The job's id."})
     ruleset = fields.String(required=True, metadata={"description": "The ruleset that played the fights."})
-    state = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "cancelled",
-                                                                   "failed"]),
-        metadata={"description": "queued, running, done, cancelled or failed."})
+    state = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "failed"]),
+                          metadata={"description": "queued, running, done or failed (a deleted job is gone)."})
     trials = JsonInteger(required=True, metadata={"description": "Fights asked for."})
     seed = JsonInteger(required=True,
                        metadata={"description": "The seed of the whole job (the same seed and chunks replay "
@@ -83,6 +101,8 @@ class SimulationSchema(Schema):
     chunk_size = JsonInteger(required=True,
                              metadata={"description": "Fights per chunk (each chunk is one task on a worker)."})
     chunks = JsonInteger(required=True, metadata={"description": "Number of chunks."})
+    cost = fields.Nested(CostSchema, allow_none=True, required=True,
+                         metadata={"description": "What the job may cost a worker (its budget)."})
     progress = fields.Nested(ProgressSchema, required=True,
                              metadata={"description": "How far the job has got."})
     result = fields.Dict(allow_none=True, metadata={"description": "Win chances with 95% intervals, "

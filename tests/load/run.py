@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                                            ("GUNICORN_WORKER_CONNECTIONS", args.worker_connections)) if value}
     env["REFEREE_IP_RATE_LIMIT"] = RATE_LIMIT  # keys are off: the per-IP limit is the one counted
     env["REFEREE_MAX_JOBS_PER_CLIENT"] = "1000000"  # one client submits every job; they queue behind the worker
+    env["REFEREE_MAX_CLIENT_CPU_SECONDS"] = "0"
     with tempfile.TemporaryDirectory(prefix="referee-load-") as tmp:
         workdir = Path(tmp)
         stack = start_stack(workdir, worker=True, worker_nice=10, **env)

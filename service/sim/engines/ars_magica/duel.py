@@ -13,6 +13,7 @@ from service.sim.engines.ars_magica.dice import stress
 from service.sim.engines.ars_magica.fights import Fights, heavy_index
 from service.sim.engines.ars_magica.figures import duellist, exceptional
 from service.sim.engines.ars_magica.tally import Tally
+from service.sim.stopping import checkpoint
 
 ATTACK, ALL_OUT, PREPARE, DESPERATE = range(4)
 STRIKES = (ATTACK, ALL_OUT)
@@ -29,6 +30,7 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
     tally = Tally(people, codes)
     cap, rounds, heavy = int(options["max_rounds"]), 0, heavy_index(options)
     while True:
+        checkpoint()
         going = play.fights.able(0) & play.fights.able(1)
         tally.record(play, ~going, rounds, capped=False)
         play.fights.keep(going)

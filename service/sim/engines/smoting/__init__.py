@@ -10,10 +10,17 @@ from typing import Any
 
 import numpy as np
 
+from service.sim.cost import LOOP_CHUNK, Rates
 from service.sim.engines.smoting.cover import accepts, figures
 from service.sim.engines.smoting.duel import Duels
+from service.sim.stopping import checkpoint
 
-__all__ = ["accepts", "simulate"]
+__all__ = ["LOOP_RATES", "RATES", "accepts", "simulate"]
+
+# CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
+# (every combatant declares and acts each round; targets are looked up among all the others).
+RATES = Rates((2000.0, 0.0), (1000.0, 0.0), (3.0, 0.0, 0.0))
+LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (100.0, 60.0, 0.8))
 
 
 def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, Any]:
@@ -29,6 +36,7 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
     rounds = np.zeros(trials, dtype=np.int64)
     over = np.zeros(trials, dtype=bool)
     for _ in range(matchup.options["max_rounds"]):
+        checkpoint()
         live = np.nonzero(~over)[0]
         if not len(live):
             break

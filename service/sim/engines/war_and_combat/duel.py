@@ -11,6 +11,7 @@ import numpy as np
 from service.rules import registry
 from service.rules.war_and_combat import damage, task
 from service.sim.rounds import play
+from service.sim.stopping import checkpoint
 
 GENERAL = task.GENERAL  # head, arm, chest, belly, leg
 SPECIFIC = ("head", "chest", "belly", "left_arm", "right_arm", "left_leg", "right_leg")
@@ -341,6 +342,7 @@ def simulate(state: Any, trials: int, rng: np.random.Generator) -> dict[str, Any
     over = np.zeros(trials, dtype=bool)
     cap = o["max_rounds"]
     for _ in range(cap):
+        checkpoint()
         live = np.nonzero(~over)[0]
         if len(live) == 0:
             break
