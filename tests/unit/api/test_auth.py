@@ -83,7 +83,9 @@ def test_another_tenant_never_sees_an_encounter(keyed):
 def test_another_tenant_never_sees_a_simulation(keyed):
     app, keys = keyed
     store = JobStore(app.extensions["referee.redis"].redis())
-    store.create("job-acme", {"combatants": []}, 10, 1, 10, 1, tenant="acme")
+    store.submit({"id": "job-acme", "state": "queued", "ruleset": "tactical", "trials": 10, "seed": 1,
+                  "chunk_size": 10, "chunks": 1, "trials_done": 0, "matchup": "{}", "tenant": "acme",
+                  "client": "acme", "cpu_seconds": 0.1})
     client = app.test_client()
     assert client.get("/v1/simulations/job-acme", headers=key(keys["acme"])).json["id"] == "job-acme"
     refused = client.get("/v1/simulations/job-acme", headers=key(keys["globex"]))
