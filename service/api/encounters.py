@@ -192,7 +192,9 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
     Only the segment is reverted: edits made after it (combatants added, replaced or removed, declarations
     set) are applied again to the encounter as it was before the segment and survive; when one no longer
     applies the undo answers 409 naming it, and nothing changes. The log loses the segment's events and
-    gains an `undo` event listing them (`removed_seqs`), which open streams receive too.
+    gains an `undo` event listing them (`removed_seqs`), which open streams receive too. A step is a Combat
+    Segment (`tactical`) or a round: the answer's `segment` is one less than before, and the `undo` event's
+    `segment` names the step undone.
     """
     encounter = encounter_store().undo(encounter_id, bearer_token(), expected_version())
     byte_quota.record(encounter)

@@ -37,6 +37,9 @@ EXAMPLE_REPLACED = {**EXAMPLE_BANDIT, "dodge_dv": 25}
 EXAMPLE_DECLARATIONS = {"declarations": [EXAMPLE_DECLARATION,
                                          {"combatant": "bandit-1", "action": "attack", "target": "knight"}]}
 EXAMPLE_SEGMENT = {"seed": 7}
+STEPS = ("Where the encounter stands: steps resolved so far, in its ruleset's own step (Combat Segments for "
+         "`tactical`, rounds for the round-based rulesets; the state's `segment` or `round`). Resolving a step "
+         "adds one, an undo takes one back; the name is `segment` whatever the ruleset.")
 
 
 def combatants_field(**kwargs) -> fields.List:
@@ -142,7 +145,7 @@ class EncounterSchema(Schema):
     version = fields.Integer(required=True,
                              metadata={"description": "Increases by one with every write; also the ETag "
                                                       "(`\"<version>\"`) for If-Match."})
-    segment = fields.Integer(required=True, metadata={"description": "Segments resolved so far."})
+    segment = fields.Integer(required=True, metadata={"description": STEPS})
     state = state_field(required=True)
     declarations = declarations_field(required=True)
     dice = fields.Nested(CommittedDiceSchema, required=True,
@@ -188,9 +191,9 @@ class EncounterDeclarationsOutSchema(Schema):
 class EncounterSegmentSchema(Schema):
     """One resolved segment: its number, the seed used, its events and the state after it."""
 
-    segment = fields.Integer(required=True, metadata={"description": "Steps resolved so far (Combat Segments "
-                                                                    "for tactical, rounds elsewhere)."})
-    round = fields.Integer(metadata={"description": "Round-based rulesets: the round just resolved."})
+    segment = fields.Integer(required=True, metadata={"description": f"{STEPS} Here: the step just resolved."})
+    round = fields.Integer(metadata={"description": "Round-based rulesets: the round just resolved "
+                                                   "(the same number as `segment`)."})
     summary = fields.Dict(metadata={"description": "Round-based rulesets: the round resolver's summary "
                                                    "fields "
                                                    "(initiative order, countdown, strike order, ...)."})

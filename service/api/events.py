@@ -21,7 +21,8 @@ class EventBaseSchema(Schema):
     """Fields every event has; a ruleset's event schemas extend it."""
 
     type = fields.String(required=True, metadata={"description": "What happened; names the event's shape."})
-    segment = fields.Integer(metadata={"description": "The step (Combat Segment or round) it happened in; set "
+    segment = fields.Integer(metadata={"description": "The step (Combat Segment for `tactical`, round elsewhere) "
+                                                      "it happened in, numbered as the encounter's `segment`; set "
                                                       "on logged events."})
     seq = fields.Integer(metadata={"description": "Position in the encounter's event log, from 1, never reused "
                                                   "(also the stream's event id); set on logged events."})
@@ -30,6 +31,8 @@ class EventBaseSchema(Schema):
 class UndoEventSchema(EventBaseSchema):
     """The last step was undone: its events left the log (this event is logged in their place)."""
 
+    segment = fields.Integer(metadata={"description": "The step that was undone: the encounter's `segment` before "
+                                                      "the undo (one more than after it)."})
     removed_seqs = fields.List(fields.Integer(), required=True,
                                metadata={"description": "The `seq` of every event the undo removed."})
 

@@ -16,6 +16,8 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from service.rules import registry
+from service.rules.errors import NotFound
 from service.sessions import audit
 
 UNDO_DEPTH = 20
@@ -41,8 +43,18 @@ class Encounter:
 
     @property
     def segment(self) -> int:
-        """The state's segment counter (segments resolved so far)."""
-        return int(self.state.get("segment", 0))
+        """Steps resolved so far: the state's counter of its ruleset's own step (`RoundEngine.step`: Combat
+        Segments for tactical, rounds elsewhere), what the API answers as `segment`."""
+        return int(self.state.get(step_of(self.ruleset), 0))
+
+
+def step_of(ruleset: str) -> str:
+    """The state field that counts a ruleset's resolved steps (the interface's `RoundEngine.step`)."""
+    try:
+        engine = registry.get(ruleset).engine
+    except NotFound:
+        engine = None
+    return "segment" if engine is None else engine.step
 
 
 @dataclass(frozen=True)
