@@ -2,7 +2,7 @@
 
 The encounter cap counts encounters, not bytes: a thousand encounters with full logs would hold gigabytes.
 Each write reports what its encounter now holds (`Encounter.stored`: state, declarations, edits, log, undo
-stack); the client's meter, the hash `referee:quota:bytes:<client>`, keeps that figure per encounter and
+stack); the client's meter, the hash `referee:quota:bytes:{<client>}`, keeps that figure per encounter and
 their sum. A write that adds data (create, combatant or declaration changes, a step) is refused with 429
 while the sum is at the cap; so a client passes it by one write at most. Ended encounters leave the meter at
 once; expired ones when the client is at its cap (their keys are gone: pruned then) or creates another.
@@ -16,8 +16,9 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import TooManyRequests
 
 from service.api.quotas import client_id, limits_store
+from service.sessions.keys import client_bytes
 
-PREFIX = "referee:quota:bytes:"
+PREFIX = "referee:quota:bytes:"  # keys: service.sessions.keys.client_bytes
 TOTAL = "_total"  # the sum's field (encounter ids are hex: never this)
 # KEYS: the meter. ARGV: encounter id, its bytes (-1: forget it), seconds to keep the meter. Returns the sum.
 METER = """
@@ -40,7 +41,7 @@ def check_room() -> None:
     cap, redis = _cap_and_store()
     if redis is None:
         return
-    key = PREFIX + client_id()
+    key = client_bytes(client_id())
     if int(redis.hget(key, TOTAL) or 0) < cap or _prune(redis, key) < cap:
         return
     raise TooManyRequests(f"this client's encounters hold {cap:,} bytes or more (at most {cap:,} per client); "
@@ -53,7 +54,7 @@ def record(encounter: Any) -> None:
     cap, redis = _cap_and_store()
     if redis is not None:
         try:
-            _meter(redis, PREFIX + client_id(), encounter.id, encounter.stored)
+            _meter(redis, client_bytes(client_id()), encounter.id, encounter.stored)
         except RedisError:
             pass
 
@@ -65,7 +66,7 @@ def forget(*encounter_ids: str) -> None:
         return
     for encounter_id in encounter_ids:
         try:
-            _meter(redis, PREFIX + client_id(), encounter_id, -1)
+            _meter(redis, client_bytes(client_id()), encounter_id, -1)
         except RedisError:
             return
 

@@ -1,7 +1,7 @@
 """Per-client caps on what a client keeps stored: live encounters (`max_encounters_per_client`).
 
 A client is its API key's tenant, or its IP address when keys are off (`client_id`). Each client's
-encounters are remembered in the sorted set `referee:quota:enc:<client>` (id -> creation time); ids whose
+encounters are remembered in the sorted set `referee:quota:enc:{<client>}` (id -> creation time); ids whose
 encounter has expired or was deleted are pruned when the client creates another, so the cap counts
 encounters that still exist. A client at the cap gets 429 problem+json until one of its encounters ends.
 """
@@ -15,8 +15,7 @@ from redis.exceptions import RedisError
 from werkzeug.exceptions import TooManyRequests
 
 from service.api.auth import current_tenant
-
-PREFIX = "referee:quota:enc:"
+from service.sessions.keys import Keys, client_encounters
 
 
 def client_id() -> str:
@@ -40,9 +39,7 @@ def check_encounter_room() -> None:
     redis = limits_store() if cap else None
     if redis is None:
         return
-    from service.sessions.repository import Keys
-
-    key = PREFIX + client_id()
+    key = client_encounters(client_id())
     ids = [member.decode() for member in redis.zrange(key, 0, -1)]
     with redis.pipeline(transaction=False) as pipe:
         for encounter_id in ids:
@@ -63,7 +60,7 @@ def count_encounter(encounter_id: str) -> None:
     redis = limits_store() if config.max_encounters_per_client else None
     if redis is None:
         return
-    key = PREFIX + client_id()
+    key = client_encounters(client_id())
     try:
         with redis.pipeline(transaction=False) as pipe:
             pipe.zadd(key, {encounter_id: time.time()}).expire(key, config.encounter_ttl_seconds * 2).execute()

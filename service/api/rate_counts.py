@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-RATE_PREFIX = "referee:rate:"
+from service.sessions.keys import rate_window
+
+RATE_PREFIX = "referee:rate:"  # keys: service.sessions.keys.rate_window
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 EXACT_BELOW = 10_000  # limits (per window) under this are counted exactly: one Redis INCR per request
 
@@ -49,7 +51,7 @@ def hit(gate: Any, identity: str, rate: tuple[int, int], now: float | None = Non
     limit, period = rate
     now = time.time() if now is None else now
     window = int(now // period)
-    key = f"{RATE_PREFIX}{identity}:{period}:{window}"
+    key = rate_window(identity, period, window)
 
     def count(redis: Any) -> int:
         with redis.pipeline() as pipe:

@@ -1,6 +1,7 @@
 """Simulation jobs in Redis: the job record, the fair queue of chunks, one tally per chunk, progress, leases.
 
-Keys (all expire with the job's TTL, but the ring and the set of active jobs):
+Keys (all expire with the job's TTL, but the ring and the set of active jobs; `{jobs}` below is in every name:
+one hash tag puts all of them on one Redis Cluster slot, as the fair queue's scripts need):
   referee:sim:{id}              hash: state, ruleset, trials, seed, chunk_size, chunks, next (the next chunk
                                 to hand out), times, matchup, result, cost (engine, combatants, steps,
                                 cpu_seconds), tenant, client
@@ -29,8 +30,9 @@ from typing import Any
 from redis import Redis
 
 from service.jobs import lua
+from service.sessions.keys import JOBS
 
-PREFIX = "referee:sim:"
+PREFIX = JOBS  # "referee:sim:{jobs}:": one hash tag for every job key (service.sessions.keys)
 ACTIVE = PREFIX + "active"
 RING = PREFIX + "ring"
 TERMINAL = ("done", "cancelled", "failed")

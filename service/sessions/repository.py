@@ -1,6 +1,7 @@
 """Encounters in Redis: one hash per encounter plus its event log and undo stack, all with one TTL.
 
-Keys (the `{id}` hash tag keeps an encounter's keys on one cluster slot):
+Keys (built by service.sessions.keys.Keys, whose `named(suffix)` gives any further key of an encounter; the
+`{id}` hash tag keeps all of them on one cluster slot):
   referee:enc:{id}          hash: token (sha256), ruleset, version, state, declarations, seq, tenant, edits,
                             log_bytes, undo_bytes and audit_bytes (what the log, undo stack and audit hold)
   referee:enc:{id}:events   list of event JSON, oldest first, within `max_log_bytes` (service/sessions/log.py)
@@ -20,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from redis import Redis
@@ -28,9 +29,10 @@ from redis.client import Pipeline
 
 from service.sessions import commitments, log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
+from service.sessions.keys import ENCOUNTER, Keys
 from service.sessions.records import Encounter, Segment
 
-PREFIX = "referee:enc:"
+PREFIX = ENCOUNTER
 Replay = Callable[[Encounter, Sequence[dict]], tuple[dict, list]]
 
 # KEYS: main, events, undo, live, audit. ARGV: version read, ttl, message ("" for none), events to cut from
@@ -141,30 +143,6 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[5])
 redis.call('PUBLISH', KEYS[4], ARGV[2])
 return 1
 """
-
-
-@dataclass(frozen=True)
-class Keys:
-    """The Redis keys of one encounter."""
-
-    main: str
-    events: str
-    undo: str
-    live: str
-    audit: str
-
-    @classmethod
-    def of(cls, encounter_id: str) -> Keys:
-        base = f"{PREFIX}{{{encounter_id}}}"
-        return cls(base, f"{base}:events", f"{base}:undo", f"{base}:live", f"{base}:audit")
-
-    @property
-    def stored(self) -> tuple[str, str, str, str]:
-        return self.main, self.events, self.undo, self.audit
-
-    @property
-    def all(self) -> tuple[str, str, str, str, str]:
-        return self.main, self.events, self.undo, self.live, self.audit
 
 
 def live_message(new: Encounter | None, events: Sequence[dict[str, Any]] = ()) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from service.sessions.keys import client_streams, encounter_streams
 from service.streams.errors import TooManyStreams
 
 LEASE_SECONDS = 60
@@ -45,8 +46,7 @@ class Admission:
 
     def admit(self, client: str, encounter_id: str) -> Lease:
         """A lease for a new stream, or TooManyStreams (429) naming the cap it would pass."""
-        lease = Lease(secrets.token_hex(8), f"referee:streams:client:{client}",
-                      f"referee:streams:enc:{{{encounter_id}}}")
+        lease = Lease(secrets.token_hex(8), client_streams(client), encounter_streams(encounter_id))
         now = self.clock()
         if not self._take(lease.client_key, lease.member, now, self.per_client):
             raise TooManyStreams(f"this client already has {self.per_client} open event streams; close one "
@@ -80,7 +80,7 @@ class Admission:
 
     def redis_count(self, encounter_id: str) -> int:
         """Open streams counted on one encounter (lapsed leases included until the next admission)."""
-        return int(self._redis().zcard(f"referee:streams:enc:{{{encounter_id}}}"))
+        return int(self._redis().zcard(encounter_streams(encounter_id)))
 
     def _take(self, key: str, member: str, now: float, cap: int) -> bool:
         if self._script is None:

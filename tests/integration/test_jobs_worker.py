@@ -20,7 +20,7 @@ from redis import Redis
 from service.jobs import submit
 from service.jobs.celery_app import make_celery
 from service.jobs.redis_server import embedded_server
-from service.jobs.store import JobStore
+from service.jobs.store import PREFIX, JobStore
 from service.sim import chunks, summary
 from service.sim.matchup import parse
 from tests.unit.sim.conftest import KNIGHT, fighter, matchup
@@ -96,7 +96,7 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
     first = start_worker(redis_url, log)
     try:
         job = submit.submit(celery, store, MATCHUP, 90_000, seed=8, chunk_size=30_000)
-        wait_for(store, job["id"], lambda j: store.redis.hexists(f"referee:sim:{job['id']}:claimed", 1))
+        wait_for(store, job["id"], lambda j: store.redis.hexists(f"{PREFIX}{job['id']}:claimed", 1))
         time.sleep(0.2)
         os.kill(first.pid, signal.SIGKILL)  # it is now inside chunk 1
         first.wait()

@@ -70,10 +70,11 @@ def report(result: dict, args: argparse.Namespace, jobs_done: int) -> str:
 
 def jobs_finished(redis_url: str) -> int:
     from redis import Redis
+    from service.jobs.store import ACTIVE, PREFIX, RING
 
     client = Redis.from_url(redis_url)
-    keys = [key for key in client.scan_iter("referee:sim:*", count=1000)
-            if key.count(b":") == 2 and key != b"referee:sim:active"]  # job records, not the active-jobs set
+    keys = [key for key in client.scan_iter(PREFIX + "*", count=1000)  # job records, not the other job keys
+            if key.count(b":") == 3 and key.decode() not in (ACTIVE, RING)]
     return sum(1 for key in keys if client.hget(key, "state") == b"done")
 
 

@@ -172,7 +172,7 @@ def test_rate_limit_headers_and_429_counted_in_redis(db, keyed):
     redis = app.extensions["referee.redis"].redis()
     redis.delete(*(redis.keys("referee:rate:*") or ["none"]))
     first = client.post("/v1/tactical/to-hit", json=TO_HIT, headers=acme)
-    assert len(redis.keys("referee:rate:key:*")) == 1
+    assert len(redis.keys("referee:rate:{key:*")) == 1
     assert (first.headers["RateLimit-Limit"], first.headers["RateLimit-Remaining"]) == ("2", "1")
     assert 1 <= int(first.headers["RateLimit-Reset"]) <= 60
     client.post("/v1/tactical/to-hit", json=TO_HIT, headers=acme)

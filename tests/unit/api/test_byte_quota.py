@@ -9,6 +9,7 @@ import pytest
 
 from service.app import create_app
 from service.sessions.repository import Keys
+from service.sessions.keys import client_bytes
 from tests.app_config import isolated_config
 from tests.unit.sessions.conftest import KNIGHT, fighter
 
@@ -74,7 +75,7 @@ def test_a_client_under_the_cap_is_metered_by_what_its_encounters_hold(client, a
     url, auth = create(client)
     assert client.post(url + "/segments", json={"seed": 1, "declarations": ATTACKS}, headers=auth).status_code == 201
     redis = app.extensions["referee.encounters"].redis
-    meter = redis.hgetall("referee:quota:bytes:ip:" + client.environ_base["REMOTE_ADDR"])
+    meter = redis.hgetall(client_bytes("ip:" + client.environ_base["REMOTE_ADDR"]))
     encounter_id = url.rsplit("/", 1)[1].encode()
     held = sum(redis.hstrlen(Keys.of(url.rsplit("/", 1)[1]).main, name) for name in ("state", "declarations"))
     assert int(meter[b"_total"]) == int(meter[encounter_id]) > held  # state plus the log and the undo stack

@@ -10,6 +10,7 @@ from celery.contrib.testing.worker import start_worker
 from service.app import create_app
 from service.config import Config
 from service.jobs.wiring import jobs_of
+from service.jobs.store import ACTIVE, PREFIX
 from service.sim import chunks, summary
 from service.sim.matchup import parse
 from tests.unit.sim.conftest import fighter, matchup
@@ -163,11 +164,11 @@ def test_a_running_job_deleted_stops_and_leaves_nothing(api, worker, sim_app):
     assert api.delete(location).status_code == 204
     redis = jobs_of(sim_app).redis()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and list(redis.scan_iter(f"referee:sim:{job_id}:lease:*")):
+    while time.monotonic() < deadline and list(redis.scan_iter(f"{PREFIX}{job_id}:lease:*")):
         time.sleep(0.05)
-    assert not list(redis.scan_iter(f"referee:sim:{job_id}:lease:*"))  # its running chunk stopped
+    assert not list(redis.scan_iter(f"{PREFIX}{job_id}:lease:*"))  # its running chunk stopped
     time.sleep(0.5)
-    assert sorted(redis.scan_iter(f"referee:sim:{job_id}*")) == []
+    assert sorted(redis.scan_iter(f"{PREFIX}{job_id}*")) == []
     assert api.get(location).status_code == 404
 
 
@@ -254,7 +255,7 @@ def test_a_503_from_an_unreachable_broker_leaves_no_job_record(tmp_path):
     try:
         response = app.test_client().post("/v1/simulations", json={"matchup": DUEL, "trials": 100})
         assert response.status_code == 503 and response.mimetype == "application/problem+json"
-        assert [key for key in redis.scan_iter("referee:sim:*") if key != b"referee:sim:active"] == []
-        assert redis.scard("referee:sim:active") == 0
+        assert [key for key in redis.scan_iter(PREFIX + "*") if key.decode() != ACTIVE] == []
+        assert redis.scard(ACTIVE) == 0
     finally:
         jobs.stop_embedded and jobs.stop_embedded()
