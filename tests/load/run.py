@@ -70,6 +70,7 @@ def report(result: dict, args: argparse.Namespace, jobs_done: int) -> str:
 
 def jobs_finished(redis_url: str) -> int:
     from redis import Redis
+
     from service.jobs.store import ACTIVE, PREFIX, RING
 
     client = Redis.from_url(redis_url)

@@ -8,8 +8,8 @@ import secrets
 import pytest
 
 from service.app import create_app
-from service.sessions.repository import Keys
 from service.sessions.keys import client_bytes
+from service.sessions.repository import Keys
 from tests.app_config import isolated_config
 from tests.unit.sessions.conftest import KNIGHT, fighter
 

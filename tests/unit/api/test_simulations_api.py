@@ -9,8 +9,8 @@ from celery.contrib.testing.worker import start_worker
 
 from service.app import create_app
 from service.config import Config
-from service.jobs.wiring import jobs_of
 from service.jobs.store import ACTIVE, PREFIX
+from service.jobs.wiring import jobs_of
 from service.sim import chunks, summary
 from service.sim.matchup import parse
 from tests.unit.sim.conftest import fighter, matchup
