@@ -17,6 +17,7 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 run: install
+	$(PY) -m service receipt-key var/receipt-keys.json --if-missing >/dev/null
 	PORT=$(PORT) $(PY) -m service serve
 
 # Node tools (Redocly CLI, openapi-typescript, openapi-fetch, tsc) for the contract tests; without npm

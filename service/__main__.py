@@ -1,4 +1,5 @@
-"""Command line: `python -m service serve | spec | simulate <file> | verify <audit file> | apikey create <tenant>`."""
+"""Command line: `python -m service serve | spec | simulate <file> | verify <audit file> | receipt-key <file>
+| apikey create <tenant>`."""
 from __future__ import annotations
 
 import sys
@@ -26,13 +27,18 @@ def main(argv: list[str]) -> int:
         from service.verify import main as verify
 
         return verify(argv[1:])
+    if command == "receipt-key" and len(argv) in (2, 3) and argv[-1] in (argv[1], "--if-missing"):
+        from service.api.receipt_keys import rotate_file
+
+        print(rotate_file(argv[1], if_missing=argv[-1] == "--if-missing"))
+        return 0
     if command == "apikey" and len(argv) == 3 and argv[1] == "create" and argv[2].strip():
         from service.api.auth import create_key, redis_for_cli
 
         print(create_key(redis_for_cli(), argv[2].strip()))
         return 0
     print("usage: python -m service serve | spec | simulate <file> [--trials N] | verify <audit file> "
-          "| apikey create <tenant>",
+          "| receipt-key <file> [--if-missing] | apikey create <tenant>",
           file=sys.stderr)
     return 2
 

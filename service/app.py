@@ -11,6 +11,7 @@ from service.api.docs import docs_blueprint
 from service.api.json_output import FastJSONProvider
 from service.api.contract import ContractPlugin
 from service.api.openapi import RefereeApi, RefereePlugin, package_version
+from service.api.receipt_keys import configured_keys
 from service.config import Config
 from service.sessions.connection import encounter_store
 
@@ -66,6 +67,7 @@ def create_app(config: Config | None = None) -> Flask:
     )
     app.extensions["referee.config"] = config
     app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
+    app.extensions["referee.receipt_keys"] = configured_keys(config)
     _hooks(app, config)
     api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin(), "extra_plugins": [ContractPlugin()]})
     app.extensions["referee.api"] = api

@@ -13,6 +13,7 @@ def register_blueprints(api: Api) -> None:
     from service.api import headers
     from service.api.encounters import blp as encounters
     from service.api.observability import blp as observability
+    from service.api.receipts import blp as receipts
     from service.api.rulesets import blp as rulesets
     from service.api.simulations import blp as simulations
 
@@ -25,6 +26,7 @@ def register_blueprints(api: Api) -> None:
         "type": "apiKey", "in": "header", "name": "X-API-Key",
         "description": "Needed on every /v1 call when the deployment requires API keys (off by default)."})
     api.register_blueprint(observability)
+    api.register_blueprint(receipts)
     api.register_blueprint(rulesets, url_prefix="/v1/rulesets")
     api.register_blueprint(encounters, url_prefix="/v1/encounters")
     api.register_blueprint(simulations, url_prefix="/v1/simulations")

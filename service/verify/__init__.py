@@ -63,9 +63,14 @@ def main(argv: list[str]) -> int:
     if len(args) != 1:
         print("usage: python -m service verify FILE [--allow-seeded]", file=sys.stderr)
         return 2
-    with open(args[0], encoding="utf-8") as handle:
-        doc = json.load(handle)
-    report = verify(doc, allow_seeded="--allow-seeded" in argv)
+    try:
+        with open(args[0], encoding="utf-8") as handle:
+            doc = json.load(handle)
+        report = verify(doc, allow_seeded="--allow-seeded" in argv)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        print(f"not an audit (GET .../audit or the answer of DELETE): {type(error).__name__}: {error}",
+              file=sys.stderr)
+        return 2
     for problem in report.problems:
         print(f"FAIL {problem}")
     if report.ok:

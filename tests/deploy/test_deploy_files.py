@@ -87,7 +87,7 @@ def test_configmap_sets_every_service_setting():
     wanted |= {f"REFEREE_{name.upper()}" for name in Config.__dataclass_fields__
                if name not in {"testing", "extra", "redis_url", "redislite_path", "limits_in_testing",
                                 "redis_maxmemory", "redis_maxmemory_policy", "broker_maxmemory",
-                                "worker_required_in_testing"}}
+                                "worker_required_in_testing", "receipt_keys"}}  # receipt_keys: a secret
     assert wanted - set(config_map["data"]) == set()
     assert all(isinstance(value, str) for value in config_map["data"].values())
 

@@ -1,13 +1,17 @@
 """`make bench` for trustworthy dice (issue 25): one 20-combatant step of every ruleset with the encounter's
-committed dice (HMAC-derived, every die recorded, the audit entry built) against the same step with a seed."""
+committed dice (HMAC-derived, every die recorded, the audit entry built) against the same step with a seed,
+and calculators' throughput with a signed receipt against the same calculators rolling with a seed."""
 from __future__ import annotations
 
+import os
 import time
 
+from service.api.receipt_keys import ReceiptKeys, new_key, write_keys
 from service.rules.committed import CommittedRandom, new_server_seed
 from service.sessions import audit, commitments
 from service.sessions.steps import resolve_once
 from tests.perf import ruleset_ars_magica, ruleset_runequest_house, ruleset_war_and_combat, segment_bench
+from tests.perf.http_bench import interleaved_rows
 
 
 def smoting_twenty() -> tuple[dict, list[dict]]:
@@ -50,20 +54,41 @@ def step_rows(repeats: int = 60) -> list[dict]:
     assert len(bytes.fromhex(dice["server_seed"])) == len(new_server_seed())
     for ruleset, (state, declarations) in twenty().items():
         committed_step(ruleset, state, declarations, dice, 0)  # warm-up: tables load once
-        seeded = median_ms(lambda i: resolve_once(ruleset, state, declarations, i), repeats)
+        seeded = median_ms(lambda i, r=ruleset, s=state, d=declarations: resolve_once(r, s, d, i), repeats)
         drawn = committed_step(ruleset, state, declarations, dice, 1)
-        committed = median_ms(lambda i: committed_step(ruleset, state, declarations, dice, i), repeats)
+        committed = median_ms(lambda i, r=ruleset, s=state, d=declarations: committed_step(r, s, d, dice, i),
+                              repeats)
         rows.append({"ruleset": ruleset, "seeded_ms": seeded, "committed_ms": committed, "dice": drawn})
     return rows
 
 
+RECEIPTS = [(f"POST {path}{label}", "referee", path, {**body, **extra})
+            for path, body in (("/v1/smoting/to-hit", {"attack_dice": 5, "defence": {"type": "dodge", "dice": 3}}),
+                               ("/v1/tactical/to-hit", {"av": 60, "dv": 45}))
+            for label, extra in ((", seed 7", {"seed": 7}), (", seed 7 and a receipt", {"seed": 7, "receipt": True}))]
+
+
+def receipt_rows() -> list[dict]:
+    """req/s of two calculators rolling with a seed, and the same body asking for a receipt too (canonical
+    JSON and an Ed25519 signature more), on gunicorn side by side with a signing key from the environment."""
+    os.environ.setdefault("REFEREE_RECEIPT_KEYS", write_keys(ReceiptKeys((new_key(),))))
+    return interleaved_rows(RECEIPTS, seconds=3, rounds=3)
+
+
 def report() -> str:
-    """The markdown table `make bench` prints."""
+    """The markdown tables `make bench` prints."""
     lines = ["| 20-combatant step, in process (median) | seeded | committed dice (+ audit entry) | dice | target |",
              "|---|---:|---:|---:|---:|"]
     for row in step_rows():
         lines.append(f"| {row['ruleset']} | {row['seeded_ms']:.2f} ms | {row['committed_ms']:.2f} ms | "
                      f"{row['dice']} | committed < 5 ms |")
+    lines += ["", "| calculator (gunicorn, wrk) | req/s | p99 | with a receipt vs with a seed (target >= 70%) |",
+              "|---|---:|---:|---:|"]
+    rows = receipt_rows()
+    for plain, signed in zip(rows[::2], rows[1::2]):
+        for row in (plain, signed):
+            share = f"{signed['rps'] / plain['rps']:.0%}" if row is signed else ""
+            lines.append(f"| {row['scenario']} | {row['rps']:.0f} | {row['p99_ms']:.1f} ms | {share} |")
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ from service.api.ars_magica import answers
 from service.api.ars_magica.common import exact_pair, exact_text, options_field, probability, rolls_schema
 from service.api.blueprint import Blueprint
 from service.api.fields import choice, flag, whole
+from service.api.receipts import receipt_answer_field, receipt_field, receipted
 from service.api.schemas import JsonInteger, Strict, seed_field
 from service.rules.ars_magica import checks, ladders
 from service.rules.errors import Contradiction
@@ -23,6 +24,7 @@ ROLES = {"roll": "The stress die.", "botch": "Botch dice."}
 
 class CheckRequestSchema(Strict):
     """One stress roll against an ease factor (or a spell level); fields not of the `kind` are ignored."""
+    receipt = receipt_field()
 
     kind = choice(KINDS, "ease (default), fatigue or formulaic.", "ease")
     total = whole(-100, 200, "ease: the total added to the die (required).")
@@ -62,6 +64,7 @@ class CheckRollSchema(Schema):
 
 class CheckSchema(answers.CommonAnswerSchema):
     """The check's odds, exactly, and the roll when one was made."""
+    receipt = receipt_answer_field()
 
     total = fields.Integer(required=True, metadata={"description": "The total after every modifier."})
     ease_factor = fields.Integer(required=True, metadata={"description": "The ease factor (`level` for a casting)."})
@@ -94,6 +97,7 @@ EXAMPLE_ANSWER = {"total": 15, "ease_factor": 15, "botch_dice": 1, "chance": 0.9
 @blp.response(200, CheckSchema, example=EXAMPLE_ANSWER)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="arsMagicaCheck")
+@receipted
 def check_view(body: dict) -> dict:
     """Chance of an ease-factor, fatigue or formulaic casting roll, exactly; with a roll."""
     opts = answers.options(body)

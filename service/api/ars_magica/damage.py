@@ -17,6 +17,7 @@ from service.api.ars_magica.common import (
 )
 from service.api.blueprint import Blueprint
 from service.api.fields import choice, flag, whole
+from service.api.receipts import receipt_answer_field, receipt_field, receipted
 from service.api.schemas import Strict, seed_field
 from service.rules.ars_magica import damage
 from service.rules.ars_magica.options import LOCATIONS
@@ -32,6 +33,7 @@ SEVERITIES = ("none", "minor", "major", "grave")
 
 class DamageRequestSchema(Strict):
     """A landed blow: damage total against soak total, and how it landed."""
+    receipt = receipt_field()
 
     damage = whole(-50, 100, "Damage total.", required=True)
     soak = whole(-50, 100, "Soak total, armor included.", required=True)
@@ -70,6 +72,7 @@ KEYS = damage.KEYS
 
 class DamageSchema(answers.CommonAnswerSchema):
     """Levels lost, exactly, and the roll when one was made."""
+    receipt = receipt_answer_field()
 
     damage_total = fields.Integer(required=True, metadata={"description": "With +6 mounted charge, +3 from behind."})
     soak_total = fields.Integer(required=True, metadata={"description": "Less `protection` on an exceptional blow."})
@@ -114,6 +117,7 @@ EXAMPLE_ANSWER = {"damage_total": 14, "soak_total": 8, "chance": 0.69, "chance_e
 @blp.response(200, DamageSchema, example=EXAMPLE_ANSWER)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="arsMagicaDamage")
+@receipted
 def damage_view(body: dict) -> dict:
     """Body levels a landed blow takes off: damage roll against soak roll, exactly; with a roll."""
     if body["exceptional"] and body.get("location") is None:

@@ -16,6 +16,7 @@ from service.api.ars_magica.common import (
 )
 from service.api.blueprint import Blueprint
 from service.api.fields import choice, flag, whole
+from service.api.receipts import receipt_answer_field, receipt_field, receipted
 from service.api.schemas import JsonFloat, JsonInteger, Strict, seed_field
 from service.rules.ars_magica import to_hit
 from service.rules.errors import Contradiction
@@ -68,6 +69,7 @@ ROLES = {"attack": "Attack stress die.", "defence": "Defence stress die.",
 
 class ToHitRequestSchema(Strict):
     """An attack total against a melee `defence` or a `missile` shot (exactly one)."""
+    receipt = receipt_field()
 
     attack = whole(-50, 100, "Attack total before situational modifiers.", required=True)
     attack_modifiers = fields.Nested(AttackModifiersSchema, load_default=dict,
@@ -106,6 +108,7 @@ OUTCOMES = ("miss", "friend", "hit", "exceptional")
 
 class ToHitSchema(answers.CommonAnswerSchema):
     """The odds of the attack (exact), and the roll when one was made."""
+    receipt = receipt_answer_field()
 
     mode = choice(("melee", "missile"), "Melee or missile.", required=True)
     attack_total = fields.Integer(required=True, metadata={"description": "After modifiers."})
@@ -149,6 +152,7 @@ EXAMPLE_ANSWER = {"mode": "melee", "attack_total": 13, "defence_total": 9, "ease
 @blp.response(200, ToHitSchema, example=EXAMPLE_ANSWER)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
 @blp.doc(operationId="arsMagicaToHit")
+@receipted
 def to_hit_view(body: dict) -> dict:
     """Chance that a melee attack beats its defence, or a missile its ease factor, exactly; with a roll."""
     if ("defence" in body) == ("missile" in body):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.receipts import receipted
 from service.api.runequest_house import check_schemas as cs
 from service.api.runequest_house import damage_schemas as ds
 from service.api.runequest_house.attack_answers import attack_answer
@@ -35,6 +36,7 @@ UNPROCESSABLE = "UNPROCESSABLE_ENTITY"
     "assumptions": CHECK_ASSUMPTIONS, "trace": [{"rule": "check", "detail": "base 65%", "value": 65}]})
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseCheck")
+@receipted
 def check(body: dict[str, Any]) -> dict[str, Any]:
     """One percentile roll (rules document §2, RQ3 core): the modified skill or characteristic x multiple,
     its critical/special/success/fumble bands and the exact odds of each degree."""
@@ -66,6 +68,7 @@ TO_HIT_EXAMPLE = {"attack": 70, "defence": {"type": "parry", "skill": 55, "item"
     "dice": [], "seed": 11, "assumptions": CHECK_ASSUMPTIONS, "trace": []})
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseToHit")
+@receipted
 def to_hit_view(body: dict[str, Any]) -> dict[str, Any]:
     """The attack % against a declared dodge, parry or nothing (rules document §4): every degree outcome as
     an exact fraction of 100 x 100 (a dodge lowers the attack's degree, a parry meets it), and the
@@ -86,6 +89,7 @@ def to_hit_view(body: dict[str, Any]) -> dict[str, Any]:
     "roll": None, "dice": [], "seed": None, "assumptions": CHECK_ASSUMPTIONS, "trace": []})
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseAttack")
+@receipted
 def attack_view(body: dict[str, Any]) -> dict[str, Any]:
     """One whole attack (rules document §4-§6): roll, defence, location, damage, parry absorption and armor,
     as an exact distribution of the points reaching a location's HP."""
@@ -108,6 +112,7 @@ def attack_view(body: dict[str, Any]) -> dict[str, Any]:
     "dice": [], "seed": 3, "assumptions": ["RQH-SPECIAL-DAMAGE"], "trace": []})
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseDamage")
+@receipted
 def damage_view(body: dict[str, Any]) -> dict[str, Any]:
     """One landed blow (rules document §5): special and critical damage, parry absorption, armor (ignored by
     criticals), the exact distribution of the points reaching the location, HP and knockback."""

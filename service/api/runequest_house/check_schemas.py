@@ -6,6 +6,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     ITEMS,
     LOCATIONS,
@@ -37,6 +38,7 @@ class CharacteristicSchema(Schema):
 
 class CheckRequestSchema(Schema):
     """One percentile roll: a skill or a characteristic x multiple, with modifiers."""
+    receipt = receipt_field()
 
     skill = whole(-100, 300, "The skill % (give this or `characteristic`).", load_default=None, allow_none=True)
     characteristic = fields.Nested(CharacteristicSchema, load_default=None, allow_none=True,
@@ -59,6 +61,7 @@ class CheckRollSchema(Schema):
 
 class CheckSchema(Schema):
     """The effective percentage, its bands, the exact degree odds and the optional roll."""
+    receipt = receipt_answer_field()
 
     effective = JsonInteger(required=True, metadata={"description": "The modified skill after rounding."})
     bands = fields.Nested(BandsSchema, required=True, metadata={"description": "The degree bands."})
@@ -146,6 +149,7 @@ TO_HIT_ROLES = {"attack": ("The attack d100.", 1), "defence": ("The dodge or par
 
 class ToHitRequestSchema(Schema):
     """An attack % against a declared dodge, parry or nothing."""
+    receipt = receipt_field()
 
     attack = whole(0, 300, "The weapon's attack %.", required=True)
     attack_modifier = whole(-200, 200, "Any other additive modifier.", load_default=0)
@@ -173,6 +177,7 @@ class ToHitRollSchema(Schema):
 
 class ToHitSchema(Schema):
     """Degree outcome odds of the attack against the defence, and the location table."""
+    receipt = receipt_answer_field()
 
     attack_effective = JsonInteger(required=True, metadata={"description": "The attack % after modifiers."})
     attack_bands = fields.Nested(BandsSchema, required=True, metadata={"description": "The attack's bands."})
@@ -239,6 +244,7 @@ ATTACK_WEAPON_JSON = {
 
 class AttackRequestSchema(ToHitRequestSchema):
     """One whole attack, roll to location damage."""
+    receipt = receipt_field()
 
     weapon = AttackWeaponField(required=True, metadata={
         "description": "The attacking weapon: statistics (name fills damage and type from the weapon pack) or a "
@@ -257,6 +263,7 @@ class AttackRequestSchema(ToHitRequestSchema):
 
 class AttackSchema(Schema):
     """Exact odds of the attack's result and of the damage reaching a location."""
+    receipt = receipt_answer_field()
 
     chance = JsonFloat(required=True, metadata={"description": "P(the attack lands on the body), as to-hit."})
     chance_exact = fields.String(required=True, metadata={"description": "The same, exact."})

@@ -6,6 +6,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     LOCATIONS,
     WEAPON_TYPES,
@@ -94,6 +95,7 @@ TARGET_DEFAULT = DamageTargetSchema().load({})
 
 class DamageRequestSchema(Schema):
     """One landed blow."""
+    receipt = receipt_field()
 
     weapon = WeaponField(required=True, metadata={
         "description": "{damage, type} or a weapon-pack name.",
@@ -160,6 +162,7 @@ class DamageRollSchema(Schema):
 
 class DamageSchema(Schema):
     """The blow's expression, armor, the exact damage distribution and the optional roll."""
+    receipt = receipt_answer_field()
 
     expression = fields.String(required=True, metadata={"description": "What is rolled after the special effect."})
     armor_ap = JsonInteger(required=True, metadata={"description": "Layered AP + protection; 0 on a critical."})

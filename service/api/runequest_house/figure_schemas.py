@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     ACTIONS,
     LOCATIONS,
@@ -138,6 +139,7 @@ class ContestantSchema(Schema):
 
 class ContestRequestSchema(Schema):
     """A skill contest, a Maneuver contest or a resistance roll."""
+    receipt = receipt_field()
 
     kind = choice(("skill", "maneuver", "resistance"), "The contest.", load_default="skill")
     a = fields.Nested(ContestantSchema, load_default=None, allow_none=True, metadata={"description": "Side a."})
@@ -152,6 +154,7 @@ class ContestRequestSchema(Schema):
 
 class ContestSchema(Schema):
     """Contest odds (skill/maneuver) or the resistance chance, and the optional roll."""
+    receipt = receipt_answer_field()
 
     a_effective = JsonInteger(metadata={"description": "Side a's % (with the Maneuver bonus)."})
     b_effective = JsonInteger(metadata={"description": "Side b's %."})

@@ -9,6 +9,7 @@ from flask import Response, request
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
 from service.api.fields import fraction_text
+from service.api.receipts import receipted
 from service.api.runequest_house import figure_schemas as fs
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
 from service.rules.errors import RulesError
@@ -88,6 +89,7 @@ def intent(body: dict[str, Any]) -> dict[str, Any]:
     "assumptions": ["RQH-DEGREES"], "trace": []})
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseContest")
+@receipted
 def contest(body: dict[str, Any]) -> dict[str, Any]:
     """A skill or Maneuver contest (*Maneuver*: the higher degree wins, +5% per metre of basic MOV above the
     opponent's) or a resistance roll (RQ3 resistance table)."""

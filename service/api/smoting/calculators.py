@@ -8,6 +8,7 @@ from flask import Response
 from service.api.blueprint import Blueprint
 from service.api.caching import cacheable
 from service.api.fields import fraction_text
+from service.api.receipts import receipted
 from service.api.smoting import (
     check_schemas,
     combatant_schemas,
@@ -83,7 +84,7 @@ def _calculator(path: str, name: str, schemas: tuple[Any, Any], function: Any, s
         return _run(function, body)
     view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_")
     view.__doc__ = summary
-    blp.route(path, methods=["POST"])(_op(name, *schemas)(view))
+    blp.route(path, methods=["POST"])(_op(name, *schemas)(receipted(view)))
 
 
 _calculator("/check", "smotingCheck", (check_schemas.CheckRequestSchema, check_schemas.CheckSchema), calc.check,

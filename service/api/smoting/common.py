@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api.fields import fraction_text, probability_dict, string_or_null
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
@@ -75,12 +76,13 @@ def answer_fields() -> dict[str, fields.Field]:
                                                          "it)."}),
             "assumptions": fields.List(fields.String(), required=True,
                                        metadata={"description": "Assumption ids this answer relied on."}),
-            "trace": trace_field()}
+            "trace": trace_field(), "receipt": receipt_answer_field()}
 
 
 def request_fields(roles: dict[str, str]) -> dict[str, fields.Field]:
     from service.api.schemas import calculator_rolls_field
-    return {"options": options_field(), "seed": seed_field(), "rolls": calculator_rolls_field(roles)}
+    return {"options": options_field(), "seed": seed_field(), "rolls": calculator_rolls_field(roles),
+            "receipt": receipt_field()}
 
 
 def odds(values: Mapping[str, Fraction], exact: bool, prefix: str) -> dict[str, Any]:

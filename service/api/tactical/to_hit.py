@@ -4,10 +4,15 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.blueprint import Blueprint
-from service.api.tactical import request_examples as examples
+from service.api.receipts import receipted
 from service.api.schemas import json_number
-
-from service.api.tactical.to_hit_schemas import RangeRequestSchema, RangeSchema, ToHitRequestSchema, ToHitSchema
+from service.api.tactical import request_examples as examples
+from service.api.tactical.to_hit_schemas import (
+    RangeRequestSchema,
+    RangeSchema,
+    ToHitRequestSchema,
+    ToHitSchema,
+)
 from service.rules.rounding import exact
 from service.rules.tactical import ranged
 from service.rules.tactical.attack_roll import Attack, Resolution, Shot, resolve
@@ -24,6 +29,7 @@ ADJUSTMENTS = ("attack_use", "defence_use", "free_defence_uses", "reprisal_same_
 @blp.arguments(ToHitRequestSchema, example=examples.TO_HIT)
 @blp.response(200, ToHitSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@receipted
 def to_hit(body: dict) -> dict:
     """Chance to hit of AV against a melee DV or a ranged shot, with Heroic/Bumble odds and an optional d100."""
     trt = body["task_resolution"]

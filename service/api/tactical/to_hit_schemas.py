@@ -6,6 +6,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api.fields import bounded
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.tactical.ranged import BANDS, WEAPON_NAMES
 from service.rules.tactical.task_resolution import METHODS
@@ -137,6 +138,7 @@ class ToHitRequestSchema(Schema):
                           metadata={"description": "Your own d100 (1..100, 00 = 100); a roll is made only "
                                                    "when this or `seed` is given."})
     seed = seed_field()
+    receipt = receipt_field()
 
 
 class RangeRequestSchema(RangeShotSchema):
@@ -218,3 +220,4 @@ class ToHitSchema(Schema):
                             metadata={"description": "heroic, success, failure or bumble (when rolled)."})
     seed = JsonInteger(allow_none=True, metadata={"description": "The seed used (when rolled)."})
     trace = trace_field()
+    receipt = receipt_answer_field()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import fields
 
 from service.api.fields import choice, probability_dict, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import JsonBoolean, JsonFloat, Strict, calculator_rolls_field, trace_field
 from service.api.war_and_combat.common import answer_seed_field, assumptions_field, dice_field, exact_field
 from service.api.war_and_combat.damage_schemas import DAMAGE_ROLES, ImpactFieldsSchema
@@ -19,6 +20,7 @@ class AttackAttackerSchema(AttackerSchema):
 
 class AttackRequestSchema(ToHitFieldsSchema, ImpactFieldsSchema):
     """One whole attack: the to-hit fields plus the impact and the target."""
+    receipt = receipt_field()
 
     attacker = fields.Nested(AttackAttackerSchema, required=True,
                              metadata={"description": "The attacker's roll and STR."})
@@ -45,6 +47,7 @@ class AttackRollSchema(Strict):
 
 class AttackSchema(Strict):
     """The whole attack as one exact distribution."""
+    receipt = receipt_answer_field()
 
     tl = whole(-1000, 1000, "Target level.", required=True)
     roll_bonus = whole(-1000, 1000, "Everything added to 3d6.", required=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.blueprint import Blueprint
+from service.api.receipts import receipted
 from service.api.war_and_combat.attack_answers import attack_answer
 from service.api.war_and_combat.attack_schemas import AttackRequestSchema, AttackSchema
 from service.api.war_and_combat.check_answers import check_answer
@@ -41,6 +42,7 @@ ATTACK_EXAMPLE = {"attacker": {"skill": 5, "attribute_mod": 1}, "defender": {"fi
 @blp.arguments(ToHitRequestSchema, example=TO_HIT_EXAMPLE)
 @blp.response(200, ToHitSchema, example=_example(ToHitRequestSchema, TO_HIT_EXAMPLE, to_hit_answer))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@receipted
 def post_to_hit(body: dict) -> dict:
     """Chance that a melee attack (3d6 + skill + agility against Defense) or a shot (against the range target
     level) lands: exact odds of miss, glance off armor, hit and critical, the extra impact dice and the
@@ -54,6 +56,7 @@ def post_to_hit(body: dict) -> dict:
 @blp.arguments(CheckRequestSchema, example=CHECK_EXAMPLE)
 @blp.response(200, CheckSchema, example=_example(CheckRequestSchema, CHECK_EXAMPLE, check_answer))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@receipted
 def post_check(body: dict) -> dict:
     """Any 3d6 task or resistance check — Fumble?/Fumble-N, Stumble?/Stumble-N, Restrict, Shock, balance,
     pass-through — with the exact odds of each miss-by result (*Wound Effects*, *Secondary Effects*)."""
@@ -65,6 +68,7 @@ def post_check(body: dict) -> dict:
 @blp.arguments(DamageRequestSchema, example=DAMAGE_EXAMPLE)
 @blp.response(200, DamageSchema, example=_example(DamageRequestSchema, DAMAGE_EXAMPLE, damage_answer))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@receipted
 def post_damage(body: dict) -> dict:
     """One landed blow: impact dice from the impact cap (plus a critical's extra d6), absorption, penetration,
     severity against the size thresholds and the wound's effect, as an exact distribution; non-strike attacks
@@ -77,6 +81,7 @@ def post_damage(body: dict) -> dict:
 @blp.arguments(AttackRequestSchema, example=ATTACK_EXAMPLE)
 @blp.response(200, AttackSchema, example=_example(AttackRequestSchema, ATTACK_EXAMPLE, attack_answer))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@receipted
 def post_attack(body: dict) -> dict:
     """One whole attack from the 3d6 roll to the wound, as one exact distribution over the attack roll, the
     location roll and the impact dice (*Flurry Procedure*, *Strike Results Procedure*)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 from marshmallow import fields
 
 from service.api.fields import choice, probability_dict, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import JsonFloat, Strict, calculator_rolls_field, seed_field, trace_field
 from service.api.war_and_combat.common import (
     answer_seed_field,
@@ -18,6 +19,7 @@ from service.rules.war_and_combat.checks import KINDS
 
 class CheckRequestSchema(Strict):
     """A 3d6 task or resistance check."""
+    receipt = receipt_field()
 
     kind = choice(KINDS, "The check: task, fumble (Fumble?/Fumble-N), stumble, restrict, shock, balance, "
                   "pass_through.", "task")
@@ -43,6 +45,7 @@ class CheckRollSchema(Strict):
 
 class CheckSchema(Strict):
     """Exact odds of a check's outcomes."""
+    receipt = receipt_answer_field()
 
     kind = choice(KINDS, "The check.", required=True)
     tl = whole(-1000, 1000, "Target level.", required=True)

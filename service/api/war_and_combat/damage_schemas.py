@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.fields import choice, probability_dict, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import JsonBoolean, Strict, calculator_rolls_field, seed_field, trace_field
 from service.api.war_and_combat.common import (
     LOCATION_SPECIFIC,
@@ -67,6 +68,7 @@ class ImpactFieldsSchema(Strict):
 
 class DamageRequestSchema(ImpactFieldsSchema):
     """One landed blow."""
+    receipt = receipt_field()
 
     margin = whole(1, 100, "How far the attack beat its TL (>= 5: a critical).", 1)
     attack_type = choice(ATTACK_TYPES, "strike, or a disarm/grapple/subdual/tackle/throw.", "strike")
@@ -109,6 +111,7 @@ class CombatOptionSchema(Strict):
 
 class DamageSchema(Strict):
     """Impact, absorption, penetration, severity and effect of a landed blow, as an exact distribution."""
+    receipt = receipt_answer_field()
 
     impact_cap = whole(-1000, 1000, "The impact cap.", required=True)
     impact_dice = fields.String(required=True, metadata={"description": "The weapon's dice from the cap."})

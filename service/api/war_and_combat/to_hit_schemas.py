@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.fields import choice, probability_dict, whole
+from service.api.receipts import receipt_answer_field, receipt_field
 from service.api.schemas import (
     JsonBoolean,
     JsonFloat,
@@ -99,6 +100,7 @@ class ToHitFieldsSchema(Strict):
 
 class ToHitRequestSchema(ToHitFieldsSchema):
     """Chance that an attack or shot lands (exactly one of `defender`, `tl`, `missile`)."""
+    receipt = receipt_field()
 
     defence_bonus = fields.Nested(DefenceBonusSchema, load_default=dict,
                                   metadata={"description": "Armor defence bonus by general location."})
@@ -120,6 +122,7 @@ class ToHitRollSchema(Strict):
 
 class ToHitSchema(Strict):
     """Exact odds of miss, glance, hit and critical, the extra dice and locations; the roll when asked."""
+    receipt = receipt_answer_field()
 
     mode = choice(("melee", "missile"), "Melee or missile.", required=True)
     tl = whole(-1000, 1000, "Target level before any location's defence bonus.", required=True)

@@ -86,6 +86,9 @@ def test_the_command_line_and_what_it_imports(audits, tmp_path):
     assert ok.returncode == 0 and ok.stdout.startswith("ok: 4 resolutions"), ok.stdout + ok.stderr
     failed = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert failed.returncode == 1 and "tampered face" in failed.stdout
+    (tmp_path / "other.json").write_text('{"events": []}')
+    other = subprocess.run([*run, str(tmp_path / "other.json")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert other.returncode == 2 and "not an audit" in other.stderr
     probe = ("import json, sys; from service.verify import verify; assert verify(json.load(open(sys.argv[1]))).ok; "
              "print(sorted(m for m in sys.modules if m in ('service.rules.committed', 'service.sessions.commitments')))")
     imported = subprocess.run([sys.executable, "-c", probe, str(good)], capture_output=True, text=True, cwd=ROOT,
