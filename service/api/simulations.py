@@ -21,7 +21,7 @@ from service.jobs import submit as jobs_submit
 from service.jobs.store import TERMINAL, Caps, progress
 from service.jobs.wiring import jobs_of
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
-from service.sim.budget import Limits, plan_job
+from service.sim.budget import Limits, check_chunk_count, plan_job
 from service.sim.simulator import simulator_for
 from service.streams.serving import open_polled_stream
 
@@ -79,6 +79,7 @@ def start(body: dict) -> tuple[dict, int, dict]:
     config = current_app.extensions["referee.config"]
     if body["trials"] > config.max_trials:
         raise OutOfRange(f"trials must be at most {config.max_trials}", ("trials",))
+    check_chunk_count(body["trials"], body.get("chunk_size"))
     cost = _with_prefix(lambda: simulator_for(ruleset).cost(matchup))
     job_plan = plan_job(cost, body["trials"], body.get("chunk_size"),
                         Limits(config.max_job_cpu_seconds, config.max_chunk_cpu_seconds))

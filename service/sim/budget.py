@@ -41,6 +41,14 @@ def default_chunk(cost: Cost, trials: int, chunk_seconds: float) -> int:
     return max(fitting, math.ceil(trials / MAX_CHUNKS))
 
 
+def check_chunk_count(trials: int, chunk_size: int | None) -> None:
+    """OutOfRange on `chunk_size` when it would split the job into more than MAX_CHUNKS chunks (no need to read
+    the matchup to know)."""
+    if chunk_size is not None and math.ceil(trials / chunk_size) > MAX_CHUNKS:
+        raise OutOfRange(f"a job has at most {MAX_CHUNKS} chunks: with {trials:,} trials chunk_size must be at "
+                         f"least {math.ceil(trials / MAX_CHUNKS):,}", ("chunk_size",))
+
+
 def plan_job(cost: Cost, trials: int, chunk_size: int | None, limits: Limits) -> JobPlan:
     """The job's plan, or OutOfRange naming the field to change (the step cap, `chunk_size` or `trials`)."""
     most = cost.largest_chunk(limits.chunk_seconds)
@@ -71,9 +79,7 @@ def _fits(cost: Cost, trials: int, limits: Limits) -> bool:
 
 
 def _check_chunk_size(trials: int, chunk_size: int, most: int, limits: Limits) -> None:
-    if math.ceil(trials / chunk_size) > MAX_CHUNKS:
-        raise OutOfRange(f"a job has at most {MAX_CHUNKS} chunks: with {trials:,} trials chunk_size must be at "
-                         f"least {math.ceil(trials / MAX_CHUNKS):,}", ("chunk_size",))
+    check_chunk_count(trials, chunk_size)
     if min(chunk_size, trials) > most:
         raise OutOfRange(f"a chunk may cost at most {limits.chunk_seconds:g} s of worker CPU; with this matchup "
                          f"chunk_size may be at most {most:,}", ("chunk_size",))
