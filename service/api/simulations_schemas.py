@@ -25,7 +25,8 @@ class MatchupSchema(Schema):
     """Two or more sides of combatants (or an encounter's combatants, each with its `side`)."""
 
     sides = fields.List(fields.Nested(SideSchema), validate=validate.Length(2, 20),
-                        metadata={"description": "Two or more sides, each with its combatants."})
+                        metadata={"description": "Two or more sides, each with its combatants (at most 200 "
+                                                 "combatants in all)."})
     combatants = fields.List(fields.Dict(), validate=validate.Length(2, 200),
                              metadata={"description": "Or: combatants each carrying a `side`, as in an "
                                                       "encounter."})
@@ -43,8 +44,9 @@ class SimulationRequestSchema(Schema):
     matchup = fields.Nested(MatchupSchema, metadata={"description": "The fight, inline."})
     encounter_id = fields.String(metadata={"description": "Simulate a stored encounter as it stands "
                                                           "(send its token as `Authorization: Bearer`)."})
-    trials = JsonInteger(required=True, validate=validate.Range(min=1),
-                         metadata={"description": "Number of fights, 1..max_trials (config), within the job's "
+    trials = JsonInteger(required=True, validate=validate.Range(1, 1_000_000),
+                         metadata={"description": "Number of fights, at most REFEREE_MAX_TRIALS (default and "
+                                                  "most: 1,000,000), within the job's "
                                                   "CPU budget (`max_job_cpu_seconds`, estimated for the engine "
                                                   "that plays the matchup, every fight to its step cap)."})
     seed = seed_field()

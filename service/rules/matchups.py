@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from service.rules.errors import RulesError
 
 MAX_SIDE = 64
+MAX_COMBATANTS = 200  # as in an encounter; counted before any combatant is read
 
 
 @dataclass(frozen=True)
@@ -30,10 +31,12 @@ def entries(data: Mapping[str, Any], path: tuple = ()) -> list[Entry]:
     found = _from_sides(data, path) if "sides" in data else _from_combatants(data, path)
     if len({entry.side for entry in found}) < 2:
         raise RulesError("a matchup needs at least two sides", (*path, "sides"))
-    ids = [entry.combatant["id"] for entry in found]
-    for index, ident in enumerate(ids):
-        if ids.index(ident) != index:
-            raise RulesError(f"combatant id {ident!r} is used twice", (*found[index].path, "id"))
+    seen: set[Any] = set()
+    for entry in found:
+        ident = entry.combatant["id"]
+        if ident in seen:
+            raise RulesError(f"combatant id {ident!r} is used twice", (*entry.path, "id"))
+        seen.add(ident)
     return found
 
 
@@ -41,6 +44,10 @@ def _from_sides(data: Mapping[str, Any], path: tuple) -> list[Entry]:
     sides = data["sides"]
     if not isinstance(sides, list) or not sides:
         raise RulesError("sides must be a non-empty list", (*path, "sides"))
+    count = sum(len(side["combatants"]) for side in sides
+                if isinstance(side, Mapping) and isinstance(side.get("combatants"), list))
+    if count > MAX_COMBATANTS:
+        raise RulesError(f"a matchup has at most {MAX_COMBATANTS} combatants, not {count}", (*path, "sides"))
     found = []
     for i, side in enumerate(sides):
         where = (*path, "sides", i)
@@ -57,6 +64,8 @@ def _from_combatants(data: Mapping[str, Any], path: tuple) -> list[Entry]:
     combatants = data.get("combatants")
     if not isinstance(combatants, list) or not combatants:
         raise RulesError("a matchup needs sides or combatants", (*path, "sides"))
+    if len(combatants) > MAX_COMBATANTS:
+        raise RulesError(f"a matchup has at most {MAX_COMBATANTS} combatants", (*path, "combatants"))
     found = []
     for j, raw in enumerate(combatants):
         where = (*path, "combatants", j)

@@ -259,3 +259,11 @@ def test_a_503_from_an_unreachable_broker_leaves_no_job_record(tmp_path):
         assert redis.scard(ACTIVE) == 0
     finally:
         jobs.stop_embedded and jobs.stop_embedded()
+
+
+def test_a_matchup_of_more_than_200_combatants_is_422_before_any_is_read(api):
+    sides = [{"name": f"s{s}", "combatants": [{"id": f"s{s}c{i}"} for i in range(67)]} for s in range(3)]
+    response = api.post("/v1/simulations", json={"matchup": {"sides": sides}, "trials": 1})
+    assert response.status_code == 422
+    errors = {e["field"]: e["message"] for e in response.get_json()["errors"]}
+    assert "at most 200 combatants, not 201" in errors["matchup.sides"], errors
