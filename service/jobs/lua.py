@@ -1,7 +1,10 @@
 """The Lua scripts of the job store (`service.jobs.store`): each is one atomic step of a job's life.
 
 A job that has ended (done, failed) or been deleted is never written again: every script that writes to a
-job first reads its state.
+job first reads its state. A Redis at its maxmemory refuses a script's first write that needs memory, but
+keeps what the script did before it: a script that removes something before it adds something (TAKE pops
+the ring, REQUEUE unclaims chunks) first writes a small key of its own (GATE), so a full Redis refuses it
+before it has changed anything.
 """
 from __future__ import annotations
 
@@ -49,10 +52,11 @@ return {{1, count, tostring(work)}}
 # The next chunk that is fairly due: the client at the head of the ring gives its oldest queued job's next
 # chunk (one handed back by the sweeper first), and goes to the back of the ring while it has more. The
 # chunk is claimed with a lease in the same step, so a worker that dies right after still loses nothing.
-# KEYS: ring. ARGV: prefix, now, lease seconds, ttl. Answers nil (nothing queued) or {id, chunk, 1 if
+# KEYS: ring, gate. ARGV: prefix, now, lease seconds, ttl. Answers nil (nothing queued) or {id, chunk, 1 if
 # any chunk is still queued after this one}.
 TAKE = f"""
 local prefix = ARGV[1]
+redis.call('SET', KEYS[2], ARGV[2])  -- the gate: refused here by a full Redis, nothing taken yet
 for _ = 1, 1000 do
   local client = redis.call('LPOP', KEYS[1])
   if not client then return nil end
@@ -116,8 +120,9 @@ return 1
 
 # Chunks a worker claimed, that are not done, and whose lease expired (the worker died): unclaim them and
 # queue them again (before the job's other chunks). KEYS: claimed, done, retry list, the client's queue,
-# ring. ARGV: lease key prefix, id, client, ttl. Answers the chunks queued again.
+# ring, gate. ARGV: lease key prefix, id, client, ttl. Answers the chunks queued again.
 REQUEUE = """
+redis.call('SET', KEYS[6], ARGV[2])  -- the gate: refused here by a full Redis, nothing unclaimed yet
 local lost = {}
 for _, index in ipairs(redis.call('HKEYS', KEYS[1])) do
   if redis.call('HEXISTS', KEYS[2], index) == 0 and redis.call('EXISTS', ARGV[1] .. index) == 0 then

@@ -12,6 +12,7 @@ one hash tag puts all of them on one Redis Cluster slot, as the fair queue's scr
   referee:sim:{id}:retry        chunks whose worker died, to hand out again before the job's others
   referee:sim:queue:{client}    the client's jobs with chunks not yet handed out, oldest first
   referee:sim:ring              the clients with such jobs, in the order their next chunk is due
+  referee:sim:gate              written first by the scripts that must not half-run on a full Redis
   referee:sim:active            ids of jobs a worker has begun and that have not ended (what the sweeper
                                 looks at: jobs still waiting in the queue cost it nothing)
   referee:sim:client:{client}   sorted set of a client's job ids scored by estimated CPU s (the caps)
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis import Redis
+from redis.exceptions import OutOfMemoryError, ResponseError
 
 from service.jobs import lua
 from service.sessions.keys import JOBS
@@ -35,6 +37,7 @@ from service.sessions.keys import JOBS
 PREFIX = JOBS  # "referee:sim:{jobs}:": one hash tag for every job key (service.sessions.keys)
 ACTIVE = PREFIX + "active"
 RING = PREFIX + "ring"
+GATE = PREFIX + "gate"  # written first by scripts that must not half-run on a full Redis (service.jobs.lua)
 TERMINAL = ("done", "cancelled", "failed")
 INTEGERS = ("trials", "seed", "chunk_size", "chunks", "trials_done", "next", "combatants", "steps")
 FLOATS = ("created", "started", "finished", "cpu_seconds")
@@ -62,6 +65,16 @@ class JobStore:
         self.redis = redis
         self.ttl = ttl
 
+    def _script(self, script: str, keys: int, *args: Any) -> Any:
+        """Run a Lua script; a Redis at its maxmemory refusing a write inside it raises OutOfMemoryError, as
+        it does for a plain command (redis-py reports it as a script error)."""
+        try:
+            return self.redis.eval(script, keys, *args)
+        except ResponseError as error:
+            if "OOM command not allowed" in str(error) and not isinstance(error, OutOfMemoryError):
+                raise OutOfMemoryError(str(error)) from error
+            raise
+
     def submit(self, record: dict[str, Any], caps: Caps = Caps()) -> None:
         """Store a new job and queue its chunks behind its client's other jobs, if the client's caps allow
         (OverCap otherwise, and nothing is stored)."""
@@ -69,7 +82,7 @@ class JobStore:
         keys = [PREFIX + job_id, f"{PREFIX}client:{client}", f"{PREFIX}queue:{client}", RING,
                 f"{PREFIX}client:{client}:cpu"]
         fields = [item for pair in record.items() for item in pair]
-        admitted, _, work = self.redis.eval(lua.SUBMIT, 5, *keys, PREFIX, job_id, client, caps.jobs,
+        admitted, _, work = self._script(lua.SUBMIT, 5, *keys, PREFIX, job_id, client, caps.jobs,
                                                 caps.cpu_seconds, record["cpu_seconds"], self.ttl, *fields)
         if admitted == 0:
             raise OverCap(f"at most {caps.jobs} simulations may be queued or running per client; wait for one "
@@ -81,7 +94,7 @@ class JobStore:
 
     def take(self, lease_seconds: int) -> tuple[str, int, bool] | None:
         """The next chunk fairly due, claimed with a lease: (job id, chunk, whether more are queued), or None."""
-        taken = self.redis.eval(lua.TAKE, 1, RING, PREFIX, time.time(), lease_seconds, self.ttl)
+        taken = self._script(lua.TAKE, 2, RING, GATE, PREFIX, time.time(), lease_seconds, self.ttl)
         return None if taken is None else (taken[0].decode(), int(taken[1]), bool(taken[2]))
 
     def queued(self) -> bool:
@@ -133,8 +146,8 @@ class JobStore:
     def requeue_lost(self, job_id: str, client: str) -> list[int]:
         """Queue again the chunks begun by a worker that stopped renewing its lease before finishing them."""
         keys = [f"{PREFIX}{job_id}:{name}" for name in ("claimed", "done", "retry")]
-        keys += [f"{PREFIX}queue:{client}", RING]
-        lost = self.redis.eval(lua.REQUEUE, 5, *keys, f"{PREFIX}{job_id}:lease:", job_id, client, self.ttl)
+        keys += [f"{PREFIX}queue:{client}", RING, GATE]
+        lost = self._script(lua.REQUEUE, 6, *keys, f"{PREFIX}{job_id}:lease:", job_id, client, self.ttl)
         return sorted(int(i) for i in lost)
 
     def is_done(self, job_id: str, index: int) -> bool:
@@ -147,7 +160,7 @@ class JobStore:
         """Store chunk `index`'s tally and count its trials, once: (1 counted now, 0 already, -1 the job
         ended or is gone; chunks done)."""
         keys = [PREFIX + job_id, f"{PREFIX}{job_id}:part:{index}", f"{PREFIX}{job_id}:done"]
-        new, done = self.redis.eval(lua.SAVE, 3, *keys, index, trials, json.dumps(tally), self.ttl)
+        new, done = self._script(lua.SAVE, 3, *keys, index, trials, json.dumps(tally), self.ttl)
         return int(new), int(done)
 
     def parts(self, job_id: str, chunks: int) -> list[dict | None]:
@@ -162,7 +175,7 @@ class JobStore:
             fields += ["result", json.dumps(result)]
         if error:
             fields += ["error", error]
-        return bool(self.redis.eval(lua.FINISH, 2, PREFIX + job_id, ACTIVE, job_id, *fields))
+        return bool(self._script(lua.FINISH, 2, PREFIX + job_id, ACTIVE, job_id, *fields))
 
     def delete(self, job: dict[str, Any]) -> None:
         """Remove a job and everything of it (but the leases of chunks still running, which lapse): such a
@@ -171,7 +184,7 @@ class JobStore:
         keys = [f"{PREFIX}client:{client}", f"{PREFIX}queue:{client}", RING, ACTIVE, base]
         keys += [f"{base}:{name}" for name in ("done", "claimed", "retry")]
         keys += [f"{base}:part:{i}" for i in range(job["chunks"])]
-        self.redis.eval(lua.DROP, len(keys), *keys, job["id"], client)
+        self._script(lua.DROP, len(keys), *keys, job["id"], client)
 
 
 def progress(job: dict[str, Any], now: float | None = None) -> dict[str, Any]:

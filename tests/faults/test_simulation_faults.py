@@ -218,3 +218,32 @@ def test_one_clients_queue_does_not_starve_anothers_first_job(stack):
     left = sum(job["state"] != "done" for job in theirs)
     assert done["state"] == "done" and left >= 4, (waited, [job["state"] for job in theirs])
     print(f"\nthe other client's first job was done in {waited:.2f} s with {left} of 6 queued jobs still to run")
+
+
+def squeeze(redis: Redis) -> None:
+    """Put Redis over its maxmemory at once: the bound lowered under what it holds (a filler written until
+    it refuses leaves it hovering at the bound, where client buffers coming and going let writes through)."""
+    redis.config_set("maxmemory", max(1, redis.info("memory")["used_memory"] - 2**20))
+
+
+def test_a_full_redis_refuses_new_simulations_and_running_ones_recover(stack):
+    stack.idle()
+    running = stack.post(smoting(300, rounds=30, chunk_size=100), "10.5.0.1")
+    assert running.status_code == 202, running.json()
+    location = running.headers["Location"]
+    stack.wait(location, lambda job: job["progress"]["trials_done"] >= 100)
+    data = Redis.from_url(stack.data)
+    squeeze(data)
+    refused = stack.post(smoting(1, rounds=5), "10.5.0.2")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "30", refused.text
+    assert refused.headers["Content-Type"] == "application/problem+json"
+    time.sleep(4)  # the worker meets the full Redis mid-job: it cannot store a chunk, waits and retries
+    assert data.info("memory")["used_memory"] > int(data.config_get("maxmemory")["maxmemory"])
+    stuck = stack.job(location)  # reads go on
+    assert stuck["state"] == "running" and stuck["progress"]["trials_done"] < 300, stuck
+    assert stack.alive() == {}
+    data.config_set("maxmemory", DATA_MAXMEMORY)
+    done = stack.wait(location, lambda job: job["state"] in ("done", "failed"), timeout=90)
+    assert done["state"] == "done" and done["progress"]["trials_done"] == 300, done
+    assert stack.post(smoting(1, rounds=5), "10.5.0.2").status_code == 202
+    assert stack.alive() == {}
