@@ -16,6 +16,7 @@ import pytest
 import requests
 from redis import Redis
 
+from service.jobs.store import PREFIX, RING
 from service.sessions.connection import embedded_server
 from tests.load.stack import start_gunicorn, start_worker, stop, worker_pids
 
@@ -91,13 +92,14 @@ class Stack:
     def idle(self, timeout: float = 60.0) -> None:
         """Wait until the worker has nothing queued or running (earlier tests' jobs are deleted first)."""
         redis = Redis.from_url(self.data)
-        for key in redis.scan_iter("referee:sim:client:*"):
+        for key in redis.scan_iter(f"{PREFIX}client:*"):
             if not key.endswith(b":cpu"):
                 for job_id in redis.zrange(key, 0, -1):
                     requests.delete(f"{self.url}/v1/simulations/{job_id.decode()}", timeout=10)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and (redis.llen("referee:sim:ring") or list(redis.scan_iter("*:lease:*"))):
+        while time.monotonic() < deadline and (redis.llen(RING) or list(redis.scan_iter(f"{PREFIX}*:lease:*"))):
             time.sleep(0.1)
+        assert not redis.llen(RING), "earlier jobs still queued"
 
     def alive(self) -> dict:
         """What died, if anything: {} when the worker, gunicorn and its workers of the start all run."""
