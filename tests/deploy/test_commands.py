@@ -46,7 +46,8 @@ def python_command(argv: list[str]) -> list[str]:
 def stack(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("deploy")
     redis_url, stop_redis = embedded_server(str(workdir / "redis.db"))
-    env = {**os.environ, **COMPOSE["x-referee-env"], "REDIS_URL": redis_url,
+    broker_url, stop_broker = embedded_server(str(workdir / "broker.db"), ("64mb", "noeviction"))  # compose's `broker`
+    env = {**os.environ, **COMPOSE["x-referee-env"], "REDIS_URL": redis_url, "REFEREE_BROKER_URL": broker_url,
            "PROMETHEUS_MULTIPROC_DIR": str(workdir / "prometheus"), "REFEREE_READINESS_CACHE_SECONDS": "0"}
     with (workdir / "worker.log").open("w") as log:
         worker = subprocess.Popen(python_command(COMPOSE["services"]["worker"]["command"]), cwd=ROOT, env=env,
@@ -63,6 +64,7 @@ def stack(tmp_path_factory):
     finally:
         stop(web)
         stop(worker)
+        stop_broker()
         stop_redis()
 
 
