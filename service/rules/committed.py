@@ -80,6 +80,11 @@ class DiceOnly(random.Random):
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
         raise NotImplementedError
 
+    def faces(self, count: int, sides: int) -> list[int]:
+        """`count` faces of a d`sides`, each one recorded die: what `randint(1, sides)` gives one by one."""
+        below = self._randbelow
+        return [1 + below(sides) for _ in range(count)]
+
 
 class CommittedRandom(DiceOnly):
     """The dice of one committed resolution: each `_randbelow(s)` is the next derived d`s` (face - 1),

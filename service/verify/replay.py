@@ -24,17 +24,21 @@ class Replayed(random.Random):
 
     def __init__(self, faces: list[tuple[int, int]], draws: list):
         super().__init__(0)
-        self.faces, self.n, self.draws = faces, 0, draws
+        self.audited, self.n, self.draws = faces, 0, draws
 
     def _randbelow(self, n: int) -> int:  # type: ignore[override]
-        if self.n >= len(self.faces):
+        if self.n >= len(self.audited):
             raise Mismatch(f"the resolver rolled a d{n} as derived die {self.n}, past the audit's last die")
-        sides, face = self.faces[self.n]
+        sides, face = self.audited[self.n]
         if sides != n:
             raise Mismatch(f"the resolver rolled a d{n} as derived die {self.n}, the audit has a d{sides}")
         self.n += 1
         self.draws.append((sides, face, False))
         return face - 1
+
+    def faces(self, count: int, sides: int) -> list[int]:
+        """A batch of audited faces, as the committed generator hands out a batch (one die at a time)."""
+        return [1 + self._randbelow(sides) for _ in range(count)]
 
     def random(self) -> float:
         raise Mismatch("the resolver asked for a random float: audited steps roll only dice")

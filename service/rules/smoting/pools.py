@@ -93,7 +93,7 @@ def roll(dice: DiceSource, role: str, n: int, success_min: int = 5, explode: boo
     """Roll a pool: the n dice in order, then one more face for each 6 showing, breadth first
     (smoting.md section 2, "Order of faces"); returns the faces and the successes. Recorded as one roll."""
     pending = max(n, 0)
-    if pending and not dice.remaining(role, combatant) and type(dice.rng) is random.Random:
+    if pending and not dice.remaining(role, combatant) and batched(dice.rng):
         faces, supplied = generated(dice.rng, pending, explode), False
     else:
         faces, supplied = _taken(dice, role, pending, explode, combatant)
@@ -118,9 +118,18 @@ def _taken(dice: DiceSource, role: str, pending: int, explode: bool, combatant: 
     return faces, supplied
 
 
+def batched(rng: random.Random) -> bool:
+    """Whether `d6s` can draw from `rng` in one go: a plain generator, or one with its own `faces` (an
+    encounter's committed or recorded dice, each face still one recorded die)."""
+    return type(rng) is random.Random or hasattr(rng, "faces")
+
+
 def d6s(rng: random.Random, count: int, sides: int = 6) -> list[int]:
     """`count` faces of a d`sides` (a d6 unless told), the very faces `rng.randint(1, sides)` would give one
     after the other (its rejection sampling on random bits, without the call overhead: the round's hot path)."""
+    own = getattr(rng, "faces", None)
+    if own is not None:
+        return own(count, sides)  # type: ignore[no-any-return]
     bits, k = rng.getrandbits, sides.bit_length()
     out = []
     for _ in range(count):
@@ -135,7 +144,7 @@ def plain(dice: DiceSource, role: str, count: int, combatant: str | None = None,
     """`count` d`sides` summed and recorded, exactly as `dice.roll(role, count, sides, combatant=combatant)`
     would (action dice, injury location and effect, tie-breaks); generated faces skip the per-die queue
     look-up."""
-    if count > 0 and not dice.remaining(role, combatant) and type(dice.rng) is random.Random:
+    if count > 0 and not dice.remaining(role, combatant) and batched(dice.rng):
         faces = d6s(dice.rng, count, sides)
         return dice.record(role, f"d{sides}" if count == 1 else f"{count}d{sides}", faces, sum(faces), False,
                            combatant)

@@ -73,3 +73,16 @@ def test_derived_faces_are_uniform():
         observed = np.bincount(faces, minlength=sides + 1)[1:]
         chi2 = float(((observed - count / sides) ** 2 / (count / sides)).sum())
         assert chi2 < critical, (sides, chi2)
+
+
+@pytest.mark.parametrize("ruleset", ["smoting", "war-and-combat", "tactical"])
+def test_a_seeded_encounter_step_rolls_what_the_stateless_resolver_rolls(ruleset):
+    """The recording generator (and smoting's batched faces for it) changes no outcome of a seeded step."""
+    from service.sessions.steps import resolve_once
+    from tests.perf.dice_bench import twenty
+
+    state, declarations = twenty()[ruleset]
+    for seed in (1, 2, 3):
+        draws: list = []
+        recorded = resolve_once(ruleset, state, declarations, seed, (), None, SeededRecording(seed, draws), draws)
+        assert recorded.events == resolve_once(ruleset, state, declarations, seed).events and draws
