@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from service.api.events import event_field
 from service.api.schemas import round_rolls_field, seed_field
+from service.rules.interface import LAST_STEP
 from service.sessions.steps import resolve_once
 
 
@@ -25,8 +26,9 @@ class RoundRequestBase(Schema):
 class RoundResponseBase(Schema):
     """`round` (the number just resolved), `seed`, `events` and `state`; a ruleset adds its summary."""
 
-    round = fields.Integer(required=True, metadata={"description": "The round just resolved (the request's "
-                                                                   "`state.round` + 1)."})
+    round = fields.Integer(required=True, validate=validate.Range(1, LAST_STEP),
+                           metadata={"description": "The round just resolved (the request's `state.round` + 1; a "
+                                                    f"state at round {LAST_STEP} has no next round: 422)."})
     seed = fields.Integer(required=True, allow_none=True,
                           metadata={"description": "The seed used (replays the same answer): the request's, or a "
                                                    "random one when some dice were still needed; null when "

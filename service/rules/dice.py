@@ -17,7 +17,7 @@ from typing import Any
 
 import icepool
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,17 +185,17 @@ class DiceSource:
             combatant, role = key
             where = self._role_paths.get(key)
             if role not in sides:
-                raise RulesError(f"unknown dice role {role!r}; roles: {sorted(sides)}", where)
+                raise UnknownName(f"unknown dice role {role!r}; roles: {sorted(sides)}", where)
             if combatants is not None and combatant is not None and combatant not in combatants:
-                raise RulesError(f"no combatant {combatant!r} in this fight",
+                raise UnknownName(f"no combatant {combatant!r} in this fight",
                                  (*where[:-1], "combatant") if where else None)
             for face, path in queue:
                 last = first + sides[role] - 1
                 if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
-                    raise RulesError(f"a {role} die is a d{sides[role]}: faces {first}..{last}", path)
+                    raise Contradiction(f"a {role} die is a d{sides[role]}: faces {first}..{last}", path)
             limit = (most or {}).get(role)
             if limit is not None and len(queue) > limit:
-                raise RulesError(f"at most {limit} {role} faces can be used here", queue[limit][1])
+                raise Contradiction(f"at most {limit} {role} faces can be used here", queue[limit][1])
 
     def remaining(self, role: str, combatant: str | None = None) -> int:
         """Faces still queued for this role (a calculator refuses more than it could ever use)."""
@@ -209,7 +209,7 @@ class DiceSource:
             last = first + sides - 1
             face, path = queue.popleft()
             if isinstance(face, bool) or not isinstance(face, int) or not first <= face <= last:
-                raise RulesError(f"a {role} die is a d{sides}: faces {first}..{last}", path)
+                raise Contradiction(f"a {role} die is a d{sides}: faces {first}..{last}", path)
             if self.draws is not None:
                 self.draws.append((sides, face - first + 1, True))
             return face, True

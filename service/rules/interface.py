@@ -22,13 +22,16 @@ Every ruleset's calculators live in its own HTTP package (`service.api.<package>
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from service.rules.dice import DiceSource
 from service.rules.errors import NotFound
 from service.rules.options import OptionSpec
 from service.rules.options import read_options as _read_options
+
+LAST_STEP = 1_000_000  # every state schema's bound on its step counter: a state there has no next step
 
 Path = tuple[str | int, ...]
 Event = dict[str, Any]

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from service.rules import shape
 from service.rules.errors import RulesError
 
 Path = tuple[str | int, ...]
@@ -31,6 +32,7 @@ class OptionSpec:
     maximum: int | float | None = None
     reader: Callable[[Any, Path], Any] | None = None
     extra: Mapping[str, Any] | None = None  # more catalogue fields (e.g. tactical's `where`)
+    schema: Mapping[str, Any] | None = None  # a custom option's JSON shape (service.rules.shape), as published
 
     def describe(self) -> dict[str, Any]:
         """The catalogue entry: {default, choices (enumerations), tag, summary, minimum/maximum}."""
@@ -46,6 +48,8 @@ class OptionSpec:
 
     def read(self, value: Any, path: Path) -> Any:
         """The caller's value, checked against this option's kind, choices and range."""
+        if self.schema is not None:
+            shape.check(value, self.schema, path)
         check = _CHECKS[self.kind]
         return check(self, value, path)
 

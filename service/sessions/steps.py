@@ -10,7 +10,8 @@ from typing import Any
 
 from service.rules import registry
 from service.rules.dice import DiceSource
-from service.rules.errors import NotFound, UnknownName
+from service.rules.errors import Contradiction, NotFound, UnknownName
+from service.rules.interface import LAST_STEP
 from service.sessions.records import Segment
 
 
@@ -34,6 +35,9 @@ def resolve_once(ruleset: str, state_json: dict, declarations: list[dict], seed:
     encounter step, issue 25) the dice not in `rolls` come from it and every die is appended to `draws`."""
     engine = engine_of(ruleset)
     state = engine.read_state(state_json, path)
+    if int(state_json.get(engine.step) or 0) >= LAST_STEP:  # the answer's counter would leave its bounds
+        raise Contradiction(f"the state is at its last {engine.step} ({LAST_STEP}); none can follow",
+                            (*path, engine.step))
     checked = engine.check_declarations(state, declarations, ("declarations",))
     dice = DiceSource.for_round(seed, rolls) if rng is None else DiceSource.drawing(rng, draws, seed, rolls)
     result = engine.resolve(state, checked, dice)

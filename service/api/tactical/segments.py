@@ -14,11 +14,9 @@ from service.api.encounters_schemas import (
 from service.api.events import event_field
 from service.api.schemas import seed_field
 from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
-from service.rules.errors import OutOfRange
 from service.sessions.encounters import fresh_seed
 from service.sessions.steps import resolve_once
 
-MAX_SEGMENT = 1_000_000  # EncounterStateSchema's bound on `segment`
 
 def _state(**kwargs) -> fields.Nested:
     return fields.Nested(EncounterStateSchema,
@@ -60,8 +58,5 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
 def resolve(body: dict) -> dict:
     """Resolve one segment of the encounter in the body (seed "The Order of Play each CS")."""
     seed = fresh_seed() if body["seed"] is None else body["seed"]
-    if body["state"].get("segment", 0) >= MAX_SEGMENT:  # the answer's counter would leave its own bounds
-        raise OutOfRange(f"state.segment must be below {MAX_SEGMENT} to resolve another segment",
-                         ("state", "segment"))
     segment = resolve_once("tactical", body["state"], body["declarations"], seed, ("state",))
     return {"events": segment.events, "state": segment.state, "seed": seed}

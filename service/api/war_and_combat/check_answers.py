@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.api.war_and_combat.common import dice_of, pair, trace
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.trace import Step
 from service.rules.war_and_combat import checks, option_specs, task
 from service.rules.war_and_combat.exact import fraction_text
@@ -16,12 +16,12 @@ def check_answer(body: dict[str, Any]) -> dict[str, Any]:
     options = option_specs.read(body.get("options"))
     kind = body["kind"]
     if body.get("danger_hexes") is not None and kind != "pass_through":
-        raise RulesError("`danger_hexes` is for a pass_through", ("danger_hexes",))
+        raise Contradiction("`danger_hexes` is for a pass_through", ("danger_hexes",))
     tl = body.get("tl")
     if tl is None:
         tl = checks.default_tl(kind, options, body.get("danger_hexes"))
         if tl is None:
-            raise RulesError(f"a {kind} check needs `tl`", ("tl",))
+            raise Contradiction(f"a {kind} check needs `tl`", ("tl",))
     bonus = (body["skill"] + body["attribute_mod"] + body["modifiers"] + task.pace_penalty(body["pace"], options)
              - body["action_penalty"])
     tie = options["tie_succeeds"]

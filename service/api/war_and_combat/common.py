@@ -35,12 +35,10 @@ def _option_field(name: str, spec: option_specs.OptionSpec) -> fields.Field:
         return fields.String(validate=validate.OneOf(spec.choices), metadata={"description": text})
     if spec.kind == "ordering":
         return fields.List(fields.String(validate=validate.OneOf(spec.choices)), validate=validate.Length(1, 3),
-                           metadata={"description": text})
+                           metadata={"description": text, "uniqueItems": True})
     if spec.kind == "dice":
         return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
-    if name in ("stun_rounds", "shock_failure_rounds"):
-        return fields.String(validate=validate.Length(1, 40), metadata={"description": text})
-    return fields.Raw(metadata={"description": text})
+    return fields.Raw(metadata={"description": text, **(spec.schema or {})})
 
 
 OptionsSchema = Strict.from_dict({name: _option_field(name, spec) for name, spec in option_specs.SPECS.items()},

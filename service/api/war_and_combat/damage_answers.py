@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from service.api.war_and_combat.common import copied, dice_of, pair, trace
-from service.rules.errors import Contradiction, RulesError
+from service.rules.errors import Contradiction
 from service.rules.trace import Step
 from service.rules.war_and_combat import damage, option_specs, task
 
@@ -23,7 +23,7 @@ def impact_cap(body: dict[str, Any], attack_type: str = "strike") -> int:
     if body.get("impact_cap") is not None:
         return body["impact_cap"]
     if strength is None:
-        raise RulesError("send `impact_cap`, or `attacker.strength` and `weapon`", ("impact_cap",))
+        raise Contradiction("send `impact_cap`, or `attacker.strength` and `weapon`", ("impact_cap",))
     return body["attacker"]["strength"] + (body["weapon"].get("impact_mod", 0) if attack_type == "strike" else 0)
 
 

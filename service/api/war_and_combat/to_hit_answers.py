@@ -6,10 +6,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from marshmallow import ValidationError
-
 from service.api.war_and_combat.common import copied, dice_of, pair, trace
-from service.rules.errors import Contradiction, RulesError
+from service.rules.errors import Contradiction
 from service.rules.trace import Step
 from service.rules.war_and_combat import option_specs, task, to_hit
 from service.rules.war_and_combat.exact import fraction_text
@@ -22,16 +20,16 @@ def question(body: dict[str, Any], options: dict[str, Any], defence_bonus: dict[
     """The attack or shot of a to-hit or attack body (exactly one of defender, tl, missile)."""
     given = [name for name in ("defender", "tl", "missile") if body.get(name) is not None]
     if len(given) > 1:
-        raise ValidationError({name: ["send exactly one of `defender`, `tl` and `missile`"] for name in given})
+        raise Contradiction("send exactly one of `defender`, `tl` and `missile`", (given[0],))
     if not given:
-        raise RulesError("send one of `defender`, `tl` and `missile`", ("defender",))
+        raise Contradiction("send one of `defender`, `tl` and `missile`", ("defender",))
     steps: list[Step] = []
     attacker = body["attacker"]
     pace = task.pace_penalty(attacker["pace"], options)
     bonus = attacker["skill"] + attacker["attribute_mod"] + body["modifiers"] + pace - attacker["action_penalty"]
     called = body.get("called_shot")
     if called is not None and "missile" not in given:
-        raise RulesError("only a shot can call its location", ("called_shot",))
+        raise Contradiction("only a shot can call its location", ("called_shot",))
     if "defender" in given:
         d = body["defender"]
         tl = task.defence(d["fighter_rank"], d["agl_mod"], d["state"], options, d["def_modifier"])
@@ -46,7 +44,7 @@ def question(body: dict[str, Any], options: dict[str, Any], defence_bonus: dict[
         band = m.get("range_band")
         if band is None:
             if m.get("distance_m") is None or m.get("base_range_m") is None:
-                raise RulesError("send `range_band`, or `distance_m` and `base_range_m`", ("missile", "range_band"))
+                raise Contradiction("send `range_band`, or `distance_m` and `base_range_m`", ("missile", "range_band"))
             band = to_hit.missile_band(Fraction(m["distance_m"]), Fraction(m["base_range_m"]))
             steps.append(Step("MISSILE TARGETING BY RANGE", f"{m['distance_m']} m at base {m['base_range_m']} m", band))
         elif m.get("distance_m") is not None:

@@ -12,7 +12,7 @@ from service.rules.ars_magica.options import LOCATIONS, OPTIONS
 from service.rules.ars_magica.state import State
 from service.rules.ars_magica.work import Round
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.interface import StepResult
 from service.rules.options import read_options, whole
 from service.rules.rounding import exact
@@ -48,7 +48,7 @@ class Engine:
         """Declarations in canonical form; unknown combatants or targets, a second declaration for one
         combatant, or an impossible action answer 422 naming the declaration's field."""
         if current.round >= LAST_ROUND:
-            raise RulesError(f"an encounter counts at most {LAST_ROUND} rounds", ("state", "round"))
+            raise Contradiction(f"an encounter counts at most {LAST_ROUND} rounds", ("state", "round"))
         people, seen, out = current.by_id(), set(), []
         for i, raw in enumerate(declarations):
             where = (*path, i)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.interface import StepResult
 from service.rules.options import whole
 from service.rules.war_and_combat import hexes
@@ -54,9 +54,9 @@ class Engine:
                 raise RulesError(f"unknown field {sorted(extra)[0]!r}", (*where, sorted(extra)[0]))
             ident = raw.get("combatant")
             if ident not in people:
-                raise RulesError(f"no combatant {ident!r}", (*where, "combatant"))
+                raise UnknownName(f"no combatant {ident!r}", (*where, "combatant"))
             if ident in seen:
-                raise RulesError(f"{ident!r} already has a declaration", (*where, "combatant"))
+                raise Contradiction(f"{ident!r} already has a declaration", (*where, "combatant"))
             seen.add(ident)
             me = people[ident]
 
@@ -69,24 +69,26 @@ class Engine:
             target = raw.get("target")
             if target is not None:
                 if target not in people:
-                    raise RulesError(f"no combatant {target!r}", (*where, "target"))
+                    raise UnknownName(f"no combatant {target!r}", (*where, "target"))
                 if target == ident or people[target]["side"] == me["side"]:
-                    raise RulesError("a fighter attacks only fighters of another side", (*where, "target"))
+                    raise Contradiction("a fighter attacks only fighters of another side", (*where, "target"))
             if action in ("engage", "shoot") and target is None:
-                raise RulesError(f"`{action}` needs a target", (*where, "target"))
+                raise Contradiction(f"`{action}` needs a target", (*where, "target"))
             weapon = raw.get("weapon", 0)
             if isinstance(weapon, str):
                 names = [w["name"] for w in me["weapons"]]
                 if weapon not in names:
-                    raise RulesError(f"no weapon {weapon!r}", (*where, "weapon"))
+                    raise UnknownName(f"no weapon {weapon!r}", (*where, "weapon"))
                 weapon = names.index(weapon)
             else:
-                weapon = whole(weapon, (*where, "weapon"), 0, len(me["weapons"]) - 1)
+                weapon = whole(weapon, (*where, "weapon"), 0, 3)
+                if weapon >= len(me["weapons"]):
+                    raise Contradiction(f"{ident!r} has {len(me['weapons'])} weapon(s)", (*where, "weapon"))
             kind = me["weapons"][weapon]["kind"]
             if action == "shoot" and kind != "missile":
-                raise RulesError("a shot needs a missile weapon", (*where, "weapon"))
+                raise Contradiction("a shot needs a missile weapon", (*where, "weapon"))
             if action == "engage" and kind == "missile":
-                raise RulesError("a missile weapon cannot engage", (*where, "weapon"))
+                raise Contradiction("a missile weapon cannot engage", (*where, "weapon"))
             path_in = raw.get("path", [])
             if not isinstance(path_in, list) or len(path_in) > 50:
                 raise RulesError("a path is a list of at most 50 hexes", (*where, "path"))
@@ -97,7 +99,7 @@ class Engine:
                 nxt = (whole(h.get("q"), (*where, "path", j, "q"), -10_000, 10_000),
                        whole(h.get("r"), (*where, "path", j, "r"), -10_000, 10_000))
                 if hexes.distance(at, nxt) != 1:
-                    raise RulesError("each hex of a path neighbours the one before", (*where, "path", j))
+                    raise Contradiction("each hex of a path neighbours the one before", (*where, "path", j))
                 hexes_out.append({"q": nxt[0], "r": nxt[1]})
                 at = nxt
             out.append({"combatant": ident, "action": action, "target": target,

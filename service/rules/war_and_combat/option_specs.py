@@ -4,56 +4,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.rules.errors import RulesError
-from service.rules.options import OptionSpec, read_options, whole
+from service.rules.options import OptionSpec, read_options
 
 INTENTIONS = ("kill", "subdue", "disarm", "grapple", "tackle", "throw")
 TACTICS = ("hold", "press", "retreat", "circle")
 
 
+_SKEW = {"type": "object", "additionalProperties": False,
+         "properties": {key: {"type": "string", "minLength": 1, "maxLength": 20} for key in ("high", "low")}}
+_TERM = r"(?:(?:[1-9]|1[0-9]|20)?d(?:[2-9]|[1-9][0-9]|100)|[0-9]{1,3})"
+ROUNDS = {"type": "string", "maxLength": 40, "pattern": rf"^[+-]?{_TERM}(?:[+-]{_TERM})*$"}
+_WHOLE = {"type": "integer", "minimum": -50, "maximum": 50}
+_ROW_NAME = {"type": "string", "minLength": 1, "maxLength": 64}
+_ARMOR_ROW = {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+    "name": _ROW_NAME, "absorption": _WHOLE, "penetration_threshold": _WHOLE, "defence_bonus": _WHOLE,
+    "locations": {"type": "string", "minLength": 1, "maxLength": 20}}}
+_WEAPON_ROW = {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+    "name": _ROW_NAME, "impact_mod": _WHOLE, "penetration_value": _WHOLE,
+    "damage_type": {"enum": ["blunt", "cut", "pierce"]}, "range": {"type": "integer", "minimum": 0, "maximum": 3},
+    "kind": {"enum": ["swung", "thrust", "polearm", "two_handed_sword", "missile"]},
+    "impact_cap": {"type": "integer", "minimum": -50, "maximum": 200},
+    "base_range_m": {"type": "integer", "minimum": 1, "maximum": 10_000}}}
+
+
+def pack_shape(row: dict[str, Any]) -> dict[str, Any]:
+    """A pack option's shape: "default" (the starter table), or a whole table of 1..100 named rows."""
+    return {"anyOf": [{"const": "default"}, {"type": "array", "minItems": 1, "maxItems": 100, "items": row}]}
+
+
 def _skew(value: Any, path: tuple) -> dict[str, str]:
     """The skew dice option: {"high": expr, "low": expr} (4d6 keep 3 style or plain dice)."""
-    if not isinstance(value, dict) or set(value) - {"high", "low"}:
-        raise RulesError("must be an object with `high` and `low` dice expressions", path)
-    out = {"high": "4d6k3", "low": "4d6kl3"}
-    for key, expr in value.items():
-        if not isinstance(expr, str) or not expr or len(expr) > 20:
-            raise RulesError("must be a dice expression such as \"4d6k3\"", (*path, key))
-        out[key] = expr
-    return out
+    return {"high": "4d6k3", "low": "4d6kl3", **value}
 
 
-def _rounds(value: Any, path: tuple) -> str:
-    """A number of rounds as a plain dice expression (e.g. "1d6", "2d4+1"): at most 20 dice of 2..100 sides."""
-    import re
-    text = value.replace(" ", "") if isinstance(value, str) else None
-    if text is None or len(text) > 40 or not re.fullmatch(r"[+-]?(\d*d\d+|\d+)([+-](\d*d\d+|\d+))*", text):
-        raise RulesError("must be a dice expression like \"1d6\" or \"2d4+1\"", path)
-    for count, sides in re.findall(r"(\d*)d(\d+)", text):
-        if int(count or 1) > 20 or not 2 <= int(sides) <= 100:
-            raise RulesError("at most 20 dice of 2 to 100 sides", path)
-    return text
+def _rounds(value: str, path: tuple) -> str:
+    """A number of rounds as a plain dice expression (e.g. "1d6", "2d4+1"): at most 20 dice of 2..100 sides,
+    numbers of at most three digits (the shape `ROUNDS` checks it against)."""
+    return value
 
 
-def _pack(kind: str):
-    """A reader for an armor or weapon pack: a list of named rows of whole numbers."""
-    def read(value: Any, path: tuple) -> Any:
-        if value == "default":
-            return value
-        if not isinstance(value, list) or not 1 <= len(value) <= 100:
-            raise RulesError(f"the {kind} pack is \"default\" or a list of 1..100 rows", path)
-        rows = []
-        for i, row in enumerate(value):
-            if not isinstance(row, dict) or not isinstance(row.get("name"), str) or not row["name"]:
-                raise RulesError("every row is an object with a `name`", (*path, i, "name"))
-            clean = dict(row)
-            for key, item in row.items():
-                if key in ("absorption", "penetration_threshold", "defence_bonus", "impact_mod",
-                           "penetration_value", "range", "impact_cap", "base_range_m"):
-                    clean[key] = whole(item, (*path, i, key), -100, 1000)
-            rows.append(clean)
-        return rows
-    return read
+def _pack(value: Any, path: tuple) -> Any:
+    """An armor or weapon pack: "default" or its rows (whole numbers as ints)."""
+    if value == "default":
+        return value
+    return [{key: int(item) if isinstance(item, float) else item for key, item in row.items()} for row in value]
 
 
 def _load_pack(name: str) -> list[dict[str, Any]]:
@@ -90,15 +84,15 @@ SPECS: dict[str, OptionSpec] = {
     "initiative_tie_break": OptionSpec(["fighter_rank", "agl_mod", "coin"], "DEF", "How equal initiative totals "
                                        "are ordered, key by key.", "ordering", ("fighter_rank", "agl_mod", "coin")),
     "stun_rounds": OptionSpec("1d6", "DOC", "Rounds a stunned fighter takes no action (dice).", "custom",
-                              reader=_rounds),
+                              reader=_rounds, schema=ROUNDS),
     "mortal_vital_dying": OptionSpec(True, "DEF", "A mortal wound to head, chest or belly leaves the victim dying "
                                      "(a limb's only destroys the limb).", "bool"),
     "combat_option_column": OptionSpec("by_effective_impact", "DEF", "How a disarm, grapple, subdual, tackle or "
                                        "throw picks its COMBAT OPTIONS column.", "enum", ("by_effective_impact",)),
     "shock_failure_rounds": OptionSpec("1d6", "DEF", "Rounds out after a failed Shock-N check (dice).", "custom",
-                                       reader=_rounds),
+                                       reader=_rounds, schema=ROUNDS),
     "skew_dice": OptionSpec({"high": "4d6k3", "low": "4d6kl3"}, "DEF", "What the undefined high and low skew dice "
-                            "are.", "custom", reader=_skew),
+                            "are.", "custom", reader=_skew, schema=_SKEW),
     "sprint_hexes": OptionSpec(10, "DEF", "Hexes a round at a sprint.", "int", minimum=1, maximum=30),
     "creep_hexes": OptionSpec(2, "DEF", "Hexes a round at a creep.", "int", minimum=1, maximum=30),
     "balance_tl": OptionSpec(10, "DEF", "Target level of the agility roll for exceeding a terrain's max pace.",
@@ -135,10 +129,11 @@ SPECS: dict[str, OptionSpec] = {
     "max_rounds": OptionSpec(50, "DEF", "Rounds after which a simulated fight is a draw.", "int", minimum=1,
                              maximum=1000),
     "armor_pack": OptionSpec("default", "DEF", "Armor statistics (the text gives none): the starter pack of "
-                             "table `armor`, or a whole table sent in its shape.", "custom", reader=_pack("armor")),
+                             "table `armor`, or a whole table sent in its shape.", "custom", reader=_pack,
+                             schema=pack_shape(_ARMOR_ROW)),
     "weapon_pack": OptionSpec("default", "DEF", "Weapon statistics (the text gives none): the starter pack of "
                               "table `weapons`, or a whole table sent in its shape.", "custom",
-                              reader=_pack("weapon")),
+                              reader=_pack, schema=pack_shape(_WEAPON_ROW)),
 }
 
 

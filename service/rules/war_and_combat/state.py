@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.options import whole
 from service.rules.war_and_combat import option_specs, task
 from service.rules.war_and_combat.damage import DAMAGE_TYPES, SEVERITIES
@@ -176,13 +176,13 @@ def read_state(data: Any, path: tuple = ()) -> State:
     places: dict[tuple[int, int], int] = {}
     for i, c in enumerate(read):
         if c["id"] in seen:
-            raise RulesError(f"combatant id {c['id']!r} is used twice", (*path, "combatants", i, "id"))
+            raise Contradiction(f"combatant id {c['id']!r} is used twice", (*path, "combatants", i, "id"))
         seen[c["id"]] = i
         spot = (c["position"]["q"], c["position"]["r"])
         if spot in places:
-            raise RulesError("two combatants stand in one hex", (*path, "combatants", i, "position"))
+            raise Contradiction("two combatants stand in one hex", (*path, "combatants", i, "position"))
         places[spot] = i
-    return State(whole(data.get("round", 0), (*path, "round"), 0, 999_999), options, tuple(read))
+    return State(whole(data.get("round", 0), (*path, "round"), 0, 1_000_000), options, tuple(read))
 
 
 def write_state(state: State) -> dict[str, Any]:
