@@ -197,8 +197,9 @@ def metrics() -> Response:
 
 
 def _read_queue_depth(app_metrics: Metrics) -> None:
+    """Turns waiting on the Celery queue, on the broker's own Redis when it has one."""
     config = current_app.extensions["referee.config"]
-    gate = redis_of(current_app)
+    gate = current_app.extensions.get("referee.broker") or redis_of(current_app)
     depth = gate.call(lambda redis: redis.llen(config.celery_queue), start=False)
     if depth is not None:
         app_metrics.queue_depth.set(depth)
@@ -263,6 +264,9 @@ def init_app(app: Flask) -> Metrics:
     config = app.extensions["referee.config"]
     app.extensions["referee.redis"] = RedisGate(connector(config), app_metrics.redis_errors,
                                                 embedded=not config.redis_url)
+    if config.broker_url:
+        broker = lambda: Redis.from_url(config.broker_url, socket_connect_timeout=0.5, socket_timeout=1.0)  # noqa: E731
+        app.extensions["referee.broker"] = RedisGate(broker, app_metrics.redis_errors)
     required = tuple(config.ready_requires)
     if config.testing and not config.worker_required_in_testing:
         required = tuple(name for name in required if name != "worker")

