@@ -61,12 +61,12 @@ def plan_job(cost: Cost, trials: int, chunk_size: int | None, limits: Limits) ->
         _check_chunk_size(trials, chunk_size, most, limits)
     else:
         chunk_size = default_chunk(cost, trials, limits.chunk_seconds)
-        if min(chunk_size, trials) > most:
-            raise _over_budget(cost, trials, limits, f"{MAX_CHUNKS} chunks of at most {limits.chunk_seconds:g} s")
     sizes = plan(trials, chunk_size)
     seconds = cost.seconds(sizes)
     if seconds > limits.job_seconds:
         raise _over_budget(cost, trials, limits, f"the server's budget of {limits.job_seconds:g} s", seconds)
+    if sizes[0] > most:  # only a default chunk: an explicit one was checked above
+        raise _over_budget(cost, trials, limits, f"{MAX_CHUNKS} chunks of at most {limits.chunk_seconds:g} s")
     return JobPlan(chunk_size, sizes, seconds)
 
 

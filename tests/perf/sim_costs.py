@@ -43,15 +43,28 @@ def _ars(ident: str) -> dict:
             "characteristics": {"dex": 2, "qik": 1, "str": 1, "stm": 2}, "armor": "leather"}
 
 
+def _smoting_unhurt(ident: str) -> dict:
+    return {"id": ident, "physical_rank": 9, "mental_rank": 3, "armor_resist": 6, "xposures": {"attack": 1, "parry": 5},
+            "weapon": {"damage_dice": 1, "speed": 3}}
+
+
+def _tactical_unhurt(ident: str) -> dict:
+    return {**_tactical(ident), "attributes": {"STR": 3, "mSTA": 12, "CND": 12, "AGL": 12, "HRT": 11, "P-RES": 11},
+            "armor": [{"type": "field-plate", "dr": 40, "durability": 40}],
+            "weapons": [{"name": "stick", "av": 30, "parry": 35, "size": 1, "weight_class": 0}]}
+
+
+# Fighters who cannot hurt each other: every fight runs to its cap, the worst case the model charges for.
+UNHURT = {"tactical": _tactical_unhurt, "smoting": _smoting_unhurt}
 FIGHTERS: dict[str, Callable[[str], dict]] = {"tactical": _tactical, "smoting": _smoting, "runequest-house": _runequest,
                                                "war-and-combat": _war, "ars-magica": _ars}
 CAP_OPTION = {"tactical": "max_segments"}
 LARGEST = {"runequest-house": 100}  # combatants a ruleset's matchup may have, where below the API's 200
 
 
-def matchup(ruleset: str, a: int, b: int, cap: int, **options: Any) -> dict:
-    """`a` against `b` fighters of `ruleset`, fights capped at `cap` steps."""
-    make = FIGHTERS[ruleset]
+def matchup(ruleset: str, a: int, b: int, cap: int, unhurt: bool = False, **options: Any) -> dict:
+    """`a` against `b` fighters of `ruleset` (`unhurt`: who cannot hurt each other), fights capped at `cap` steps."""
+    make = UNHURT[ruleset] if unhurt else FIGHTERS[ruleset]
     return {"sides": [{"name": "red", "combatants": [make(f"r{i}") for i in range(a)]},
                       {"name": "blue", "combatants": [make(f"b{i}") for i in range(b)]}],
             "options": {CAP_OPTION.get(ruleset, "max_rounds"): cap, **options}}
@@ -98,6 +111,21 @@ def rows(rulesets: list[str]) -> list[tuple]:
     return out
 
 
+STALEMATES = [("tactical", 1, 2000, 200), ("tactical", 5, 100, 50), ("smoting", 1, 2000, 200), ("smoting", 2, 3, 1000)]
+
+
+def stalemate_rows() -> list[tuple]:
+    """The same for fights that all run to their cap."""
+    out = []
+    for ruleset, side, trials, cap in STALEMATES:
+        body = matchup(ruleset, side, side if ruleset == "tactical" else 1, cap, unhurt=True)
+        cost = simulator_for(ruleset).cost(body)
+        measured = chunk_cpu(ruleset, body, trials)
+        out.append((f"{ruleset} (every fight to its cap)", cost.engine, cost.combatants, trials, cap, measured,
+                    cost.chunk_seconds(trials)))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("rulesets", nargs="*", default=list(FIGHTERS))
@@ -105,7 +133,7 @@ def main() -> None:
     np.seterr(all="ignore")
     print("| ruleset | engine | combatants | trials | cap | measured CPU s | model s | model / measured |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for ruleset, engine, n, trials, cap, measured, model in rows(args.rulesets):
+    for ruleset, engine, n, trials, cap, measured, model in rows(args.rulesets) + stalemate_rows():
         print(f"| {ruleset} | {engine} | {n} | {trials:,} | {cap} | {measured:.3f} | {model:.3f} | "
               f"{model / max(measured, 1e-9):.1f} |", flush=True)
 
