@@ -112,3 +112,23 @@ def test_a_killed_worker_loses_nothing(jobs, redis_url, tmp_path):
     assert done["state"] == "done" and done["trials_done"] == 90_000
     assert time.monotonic() - killed < 45  # not the broker's one-hour visibility timeout
     assert done["result"] == expected(90_000, 8, 30_000)
+
+
+def test_a_queued_job_whose_turn_was_lost_gets_one_from_the_sweeper(jobs):
+    from service.jobs.store import Caps
+    from service.jobs.tasks import requeue_lost
+
+    celery, store = jobs
+    queue = Redis.from_url(celery.conf.broker_url)
+    queue.delete("celery")
+    record = {"id": "lost-turn", "state": "queued", "ruleset": "tactical", "trials": 10, "seed": 1, "chunk_size": 10,
+              "chunks": 1, "next": 0, "trials_done": 0, "matchup": json.dumps(MATCHUP), "client": "c",
+              "cpu_seconds": 0.1}
+    store.submit(record, Caps())  # queued, but no turn sent (as if the broker lost it)
+    try:
+        assert requeue_lost(celery, store) == [] and queue.llen("celery") == 1
+        assert requeue_lost(celery, store) == [] and queue.llen("celery") == 1  # one waits: no second
+    finally:
+        store.delete(record)
+        queue.delete("celery")
+    assert not store.queued()
