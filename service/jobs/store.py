@@ -51,6 +51,9 @@ class Caps:
     cpu_seconds: float = 0.0
 
 
+NO_CAPS = Caps()
+
+
 class OverCap(Exception):
     """The client already holds as much as a cap allows."""
 
@@ -75,7 +78,7 @@ class JobStore:
                 raise OutOfMemoryError(str(error)) from error
             raise
 
-    def submit(self, record: dict[str, Any], caps: Caps = Caps()) -> None:
+    def submit(self, record: dict[str, Any], caps: Caps = NO_CAPS) -> None:
         """Store a new job and queue its chunks behind its client's other jobs, if the client's caps allow
         (OverCap otherwise, and nothing is stored)."""
         job_id, client = record["id"], record["client"]

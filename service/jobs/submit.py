@@ -9,7 +9,7 @@ from typing import Any
 
 from celery import Celery
 
-from service.jobs.store import Caps, JobStore, OverCap
+from service.jobs.store import NO_CAPS, Caps, JobStore, OverCap
 from service.jobs.tasks import send_turn
 from service.sim.budget import JobPlan, Limits, plan_job
 from service.sim.cost import Cost
@@ -21,7 +21,7 @@ UNLIMITED = Limits(float("inf"), float("inf"))
 
 def submit(celery: Celery, store: JobStore, matchup: dict[str, Any], trials: int, seed: int | None = None,
            chunk_size: int | None = None, tenant: str | None = None, ruleset: str = "tactical", client: str = "",
-           caps: Caps = Caps(), cost: Cost | None = None, job_plan: JobPlan | None = None,
+           caps: Caps = NO_CAPS, cost: Cost | None = None, job_plan: JobPlan | None = None,
            limits: Limits = UNLIMITED) -> dict[str, Any]:
     """Queue a job of `trials` fights of `matchup` under `ruleset`; returns its record. The matchup's `cost`
     and the job's plan are worked out here unless given (RulesError for a bad matchup or one over `limits`);
