@@ -10,6 +10,7 @@ signature with the key `kid` of /.well-known/jwks.json. With a receipt and no `s
 """
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -88,12 +89,41 @@ def dice_of(answer: dict[str, Any]) -> list[Any]:
     return [answer["roll"]] if answer.get("roll") else []
 
 
+def canonical(value: Any) -> bytes:
+    """RFC 8785 JSON of `value`. Where the standard library's sorted, compact JSON is byte for byte the same
+    (no floats, integers within +-(2^53 - 1), ASCII object keys: RFC 8785 then differs from it in nothing)
+    that is used, at a third of the cost; anything else goes to the rfc8785 package, which a property test
+    holds this to (tests/unit/dice/test_receipts.py)."""
+    if _plain(value):
+        try:
+            return _COMPACT(value).encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: the package names the problem
+            pass
+    return rfc8785.dumps(value)
+
+
+_COMPACT = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+
+
+def _plain(value: Any) -> bool:
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -SAFE < value < SAFE
+    if kind is list:
+        return all(map(_plain, value))
+    if kind is dict:
+        return all(type(key) is str and key.isascii() for key in value) and all(map(_plain, value.values()))
+    return False
+
+
 def sign(keys: ReceiptKeys, sent: Any, dice: Any, seed: Any) -> dict[str, str]:
     """The receipt for a request body `sent` and the answer's `dice` and `seed`."""
     kid = keys.kid
     when = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     try:
-        payload = rfc8785.dumps({"kid": kid, "time": when, "request": sent, "dice": dice, "seed": seed})
+        payload = canonical({"kid": kid, "time": when, "request": sent, "dice": dice, "seed": seed})
     except rfc8785.CanonicalizationError as error:
         raise OutOfRange(f"a receipt signs canonical JSON (RFC 8785), which cannot carry this body: {error}; "
                          f"integers must lie within +-(2^53 - 1)", ("receipt",)) from error

@@ -76,9 +76,31 @@ RECEIPTS = [(f"POST {path}{label}", "referee", path, {**body, **extra})
 
 def receipt_rows() -> list[dict]:
     """req/s of two calculators rolling with a seed, and the same body asking for a receipt too (canonical
-    JSON and an Ed25519 signature more), on gunicorn side by side with a signing key from the environment."""
+    JSON and an Ed25519 signature more), on gunicorn side by side with a signing key from the environment
+    (best of 5 interleaved rounds each: this box's load swings from round to round)."""
     os.environ.setdefault("REFEREE_RECEIPT_KEYS", write_keys(ReceiptKeys((new_key(),))))
-    return interleaved_rows(RECEIPTS, seconds=3, rounds=3)
+    return interleaved_rows(RECEIPTS, seconds=3, rounds=5)
+
+
+def receipt_cpu_us(repeats: int = 3000) -> list[tuple[str, float, float]]:
+    """Median CPU microseconds of one whole request in process (Flask test client, no access log), with a
+    seed and with a seed and a receipt, taking turns: (calculator, without, with)."""
+    import logging
+
+    from service.app import create_app
+    from service.config import Config
+
+    logging.disable(logging.INFO)
+    keys = write_keys(ReceiptKeys((new_key(),)))
+    client = create_app(Config(receipt_keys=keys, redislite_path="/nonexistent/unused.db")).test_client()
+    rows = []
+    for plain, signed in zip(RECEIPTS[::2], RECEIPTS[1::2]):
+        path = plain[2]
+        without, with_receipt = interleaved_cpu_ms([lambda i, b=plain[3], p=path: client.post(p, json=b),
+                                                   lambda i, b=signed[3], p=path: client.post(p, json=b)], repeats)
+        rows.append((path, without * 1000, with_receipt * 1000))
+    logging.disable(logging.NOTSET)
+    return rows
 
 
 def report() -> str:
@@ -96,6 +118,10 @@ def report() -> str:
         for row in (plain, signed):
             share = f"{signed['rps'] / plain['rps']:.0%}" if row is signed else ""
             lines.append(f"| {row['scenario']} | {row['rps']:.0f} | {row['p99_ms']:.1f} ms | {share} |")
+    lines += ["", "| calculator, one request in process (median CPU) | with a seed | and a receipt | throughput kept |",
+              "|---|---:|---:|---:|"]
+    for path, without, signed_us in receipt_cpu_us():
+        lines.append(f"| POST {path} | {without:.0f} us | {signed_us:.0f} us | {without / signed_us:.0%} |")
     return "\n".join(lines)
 
 

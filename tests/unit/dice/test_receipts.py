@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 import rfc8785
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jwcrypto import jwk, jws
 
-from service.app import create_app
 from service.api.receipt_keys import ReceiptKeys, new_key, read_keys, rotate_file, write_keys
+from service.api.receipts import canonical
+from service.app import create_app
 from tests.app_config import isolated_config
 
 ROOT = Path(__file__).parents[3]
@@ -148,7 +151,25 @@ def test_keys_from_the_environment_and_none_at_all(monkeypatch):
 def test_the_command_line_makes_and_rotates_the_key_file(tmp_path):
     keys_file = tmp_path / "var" / "keys.json"
     run = [sys.executable, "-m", "service", "receipt-key", str(keys_file)]
-    made = subprocess.run([*run, "--if-missing"], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    again = subprocess.run([*run, "--if-missing"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    made = subprocess.run([*run, "--if-missing"], check=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    again = subprocess.run([*run, "--if-missing"], check=True, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert made.returncode == 0 and made.stdout == again.stdout and len(made.stdout.strip()) == 43
     assert len(read_keys(keys_file.read_text()).keys) == 1 and os.path.exists(keys_file)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.text(max_size=8)
+                    | st.floats(allow_nan=False, allow_infinity=False),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                    max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON)
+def test_the_canonical_json_is_the_rfc8785_packages(value):
+    try:
+        expected = rfc8785.dumps(value)
+    except rfc8785.CanonicalizationError:
+        with pytest.raises(rfc8785.CanonicalizationError):
+            canonical(value)
+        return
+    assert canonical(value) == expected

@@ -82,15 +82,15 @@ def test_the_command_line_and_what_it_imports(audits, tmp_path):
     tampered_face(doc)
     bad.write_text(json.dumps(doc))
     run = [sys.executable, "-m", "service", "verify"]
-    ok = subprocess.run([*run, str(good)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    ok = subprocess.run([*run, str(good)], check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert ok.returncode == 0 and ok.stdout.startswith("ok: 4 resolutions"), ok.stdout + ok.stderr
-    failed = subprocess.run([*run, str(bad)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    failed = subprocess.run([*run, str(bad)], check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert failed.returncode == 1 and "tampered face" in failed.stdout
     (tmp_path / "other.json").write_text('{"events": []}')
-    other = subprocess.run([*run, str(tmp_path / "other.json")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    other = subprocess.run([*run, str(tmp_path / "other.json")], check=False, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert other.returncode == 2 and "not an audit" in other.stderr
     probe = ("import json, sys; from service.verify import verify; assert verify(json.load(open(sys.argv[1]))).ok; "
              "print(sorted(m for m in sys.modules if m in ('service.rules.committed', 'service.sessions.commitments')))")
-    imported = subprocess.run([sys.executable, "-c", probe, str(good)], capture_output=True, text=True, cwd=ROOT,
+    imported = subprocess.run([sys.executable, "-c", probe, str(good)], check=False, capture_output=True, text=True, cwd=ROOT,
                               timeout=60)
     assert imported.stdout.strip() == "[]", imported.stdout + imported.stderr
