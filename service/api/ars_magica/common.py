@@ -25,9 +25,7 @@ def _option_field(name: str, spec: OptionSpec) -> fields.Field:
         return JsonBoolean(metadata={"description": text})
     if spec.kind == "enum":
         return fields.String(validate=validate.OneOf(spec.choices or ()), metadata={"description": text})
-    if isinstance(spec.default, list):
-        return fields.List(fields.Raw(), metadata={"description": text + " Send the whole table to override."})
-    return fields.Dict(metadata={"description": text + " Send the whole table to override."})
+    return fields.Raw(metadata={"description": text + " Send the whole table to override.", **(spec.schema or {})})
 
 
 OptionsSchema = type("OptionsSchema", (Strict,), {

@@ -1,7 +1,6 @@
 """POST and GET /v1/ars-magica/movement: yards per round by pace (*1. Movement*), in metres too."""
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 
 from marshmallow import Schema, fields, validate
@@ -12,7 +11,6 @@ from service.api.blueprint import Blueprint
 from service.api.fields import fraction_text, whole
 from service.api.schemas import Strict, trace_field
 from service.rules.ars_magica import ladders, movement
-from service.rules.errors import RulesError
 from service.rules.rounding import exact
 
 blp = Blueprint("ars-magica-movement", __name__, description="Ars Magica: movement per round (seed 002, "
@@ -39,7 +37,8 @@ def _query_int(low: int, high: int, text: str) -> fields.Integer:
 
 
 class MovementQuerySchema(Strict):
-    """The same as query parameters (`options` as a JSON object text)."""
+    """The same as query parameters, with the default options (options go in a POST body: a query is bounded
+    by the server's 4,094-byte request line, a whole options table is not)."""
 
     qik = _query_int(-10, 10, "Quickness.")
     encumbrance = _query_int(0, 30, "Encumbrance (a magnitude).")
@@ -49,9 +48,6 @@ class MovementQuerySchema(Strict):
     fatigue_level = fields.String(validate=validate.Length(1, 40), metadata={"description": "Fatigue level name."})
     wound_penalty = _query_int(-50, 0, "Wound penalty (<= 0) when no `wound_level`.")
     fatigue_penalty = _query_int(-50, 0, "Fatigue penalty (<= 0) when no `fatigue_level`.")
-    options = fields.String(validate=validate.Length(max=20_000),
-                            metadata={"description": "Rule options as JSON object text, e.g. "
-                                                     "{\"round_seconds\": 10}."})
 
 
 def _paces(name: str, kind: type, text: str) -> fields.Nested:
@@ -107,24 +103,12 @@ def movement_post(body: dict) -> dict:
 @blp.doc(operationId="arsMagicaMovementQuery")
 def movement_get(query: dict) -> dict:
     """The same as POST, from query parameters."""
-    return _answer({**query, "options": _options_text(query.get("options"))})
+    return _answer(query)
 
 
 def _answer(body: dict) -> dict:
     opts = answers.options(body)
     return _compute(body, opts)
-
-
-def _options_text(text: str | None) -> dict:
-    if text is None:
-        return {}
-    try:
-        found = json.loads(text)
-    except ValueError:
-        raise RulesError("must be a JSON object", ("options",)) from None
-    if not isinstance(found, dict):
-        raise RulesError("must be a JSON object", ("options",))
-    return found
 
 
 def _compute(body: dict, opts: dict) -> dict:

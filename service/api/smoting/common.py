@@ -37,7 +37,7 @@ def _option_field(name: str, spec: OptionSpec) -> fields.Field:
     if spec.kind == "enum":
         return fields.String(validate=validate.OneOf(spec.choices), metadata=meta)
     return fields.Raw(metadata={**meta, "description": meta["description"] + " A whole table, as the catalogue "
-                                                                            "shows its default."})
+                                                                            "shows its default.", **(spec.schema or {})})
 
 
 SmotingOptionsSchema = Schema.from_dict({name: _option_field(name, spec) for name, spec in OPTIONS.items()},

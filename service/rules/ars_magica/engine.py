@@ -12,7 +12,7 @@ from service.rules.ars_magica.options import LOCATIONS, OPTIONS
 from service.rules.ars_magica.state import State
 from service.rules.ars_magica.work import Round
 from service.rules.dice import DiceSource
-from service.rules.errors import Contradiction, RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.interface import StepResult
 from service.rules.options import read_options, whole
 from service.rules.rounding import exact
@@ -55,7 +55,7 @@ class Engine:
             d = _canonical(raw, where)
             who = people.get(d["combatant"])
             if who is None or d["combatant"] in seen:
-                raise RulesError("unknown combatant, or one declared twice", (*where, "combatant"))
+                raise UnknownName("unknown combatant, or one declared twice", (*where, "combatant"))
             seen.add(d["combatant"])
             _possible(d, who, people, current, where)
             out.append(d)

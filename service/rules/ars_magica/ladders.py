@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, UnknownName
 
 Ladder = Sequence[Mapping[str, Any]]
 
@@ -39,26 +39,23 @@ def index_of(ladder: Ladder, name: str, path: tuple) -> int:
     for i, row in enumerate(ladder):
         if row["name"] == name:
             return i
-    raise RulesError(f"must be one of {[row['name'] for row in ladder]}", path)
+    raise UnknownName(f"must be one of {[row['name'] for row in ladder]}", path)
+
+
+LADDER = {"type": "array", "minItems": 2, "maxItems": 20, "items": {
+    "type": "object", "required": ["name", "acts"], "additionalProperties": False, "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 40},
+        "penalty": {"type": ["integer", "null"], "minimum": -50, "maximum": 0}, "acts": {"type": "boolean"}}}}
 
 
 def read_ladder(value: Any, path: tuple) -> list[dict[str, Any]]:
-    """A caller's ladder (option `body_levels` / `fatigue_levels`): a list of {name, penalty (int <= 0 or
-    null), acts (bool)}, starting with a level that acts and ending with one that does not."""
-    if not isinstance(value, list) or not 2 <= len(value) <= 20:
-        raise RulesError("must be a list of 2 to 20 levels", path)
-    out = []
-    for i, row in enumerate(value):
-        if not isinstance(row, Mapping) or not isinstance(row.get("name"), str) or not row["name"]:
-            raise RulesError("each level is {name, penalty, acts}", (*path, i, "name"))
-        pen = row.get("penalty")
-        if pen is not None and (isinstance(pen, bool) or not isinstance(pen, int) or not -50 <= pen <= 0):
-            raise RulesError("penalty is an integer -50..0 or null", (*path, i, "penalty"))
-        if not isinstance(row.get("acts"), bool):
-            raise RulesError("acts is true or false", (*path, i, "acts"))
-        out.append({"name": row["name"], "penalty": pen, "acts": row["acts"]})
+    """A caller's ladder (option `body_levels` / `fatigue_levels`, of shape `LADDER`): a list of {name,
+    penalty (int <= 0 or null), acts (bool)}, starting with a level that acts and ending with one that does
+    not."""
+    out = [{"name": row["name"], "penalty": None if row.get("penalty") is None else int(row["penalty"]),
+            "acts": row["acts"]} for row in value]
     if not out[0]["acts"] or out[-1]["acts"]:
-        raise RulesError("the first level must act and the last must not", path)
+        raise Contradiction("the first level must act and the last must not", path)
     return out
 
 

@@ -5,13 +5,11 @@ value is the whole table (send the whole table to override it).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from service.rules.ars_magica import tables
-from service.rules.ars_magica.ladders import read_ladder
-from service.rules.errors import RulesError
-from service.rules.options import OptionSpec, whole
+from service.rules.ars_magica.ladders import LADDER, read_ladder
+from service.rules.options import OptionSpec
 
 LOCATIONS = ("head", "body", "arm", "leg")
 SEVERITIES = ("minor", "major", "grave")
@@ -19,50 +17,54 @@ TWO_WEAPON_TOTALS = ("attack", "defence", "initiative", "damage")
 WEAPON_STATS = ("init", "attack", "defence", "damage")
 
 
+_EFFECT = {"type": "string", "minLength": 1, "maxLength": 60}
+EFFECTS = {"type": "object", "required": list(LOCATIONS), "additionalProperties": False,
+           "properties": {place: {"type": "object", "required": list(SEVERITIES), "additionalProperties": False,
+                                  "properties": {s: _EFFECT for s in SEVERITIES}} for place in LOCATIONS}}
+_BONUS = {"type": "integer", "minimum": -50, "maximum": 50}
+_NAMES = {"type": "string", "maxLength": 40}
+
+
+def _pack_shape(row: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "minProperties": 1, "maxProperties": 100, "propertyNames": _NAMES,
+            "additionalProperties": {"type": "object", "additionalProperties": False, "properties": row}}
+
+
+WEAPONS = _pack_shape({**{s: _BONUS for s in WEAPON_STATS}, "missile": {"type": "boolean"},
+                       "range": {"enum": ["touch", "reach", "close", "missile"]}})
+ARMOR = _pack_shape({"protection": _BONUS})
+TOTALS = {"type": "array", "maxItems": len(TWO_WEAPON_TOTALS), "uniqueItems": True,
+          "items": {"enum": list(TWO_WEAPON_TOTALS)}}
+
+
 def _effects(value: Any, path: tuple) -> dict[str, dict[str, str]]:
-    """Option `exceptional_effects`: {location: {minor, major, grave: effect name}} for all four locations."""
-    if not isinstance(value, Mapping) or set(value) != set(LOCATIONS):
-        raise RulesError(f"must have exactly the locations {list(LOCATIONS)}", path)
-    out = {}
-    for place in LOCATIONS:
-        row = value[place]
-        if not isinstance(row, Mapping) or set(row) != set(SEVERITIES) or not all(
-                isinstance(row[s], str) and 0 < len(row[s]) <= 60 for s in SEVERITIES):
-            raise RulesError("must map minor, major and grave to effect names", (*path, place))
-        out[place] = {s: row[s] for s in SEVERITIES}
-    return out
+    """Option `exceptional_effects` (`EFFECTS`): {location: {minor, major, grave: effect name}}."""
+    return {place: {s: value[place][s] for s in SEVERITIES} for place in LOCATIONS}
 
 
-def _pack(value: Any, path: tuple, stats: tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    if not isinstance(value, Mapping) or not 1 <= len(value) <= 100:
-        raise RulesError("must be an object of 1 to 100 named entries", path)
+def _pack(value: Any, stats: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     out = {}
     for name, row in value.items():
-        if not isinstance(row, Mapping) or len(name) > 40:
-            raise RulesError("each entry is an object", (*path, name))
-        entry: dict[str, Any] = {s: whole(row.get(s, 0), (*path, name, s), -50, 50) for s in stats}
-        for flag in ("missile",):
-            if flag in row and not isinstance(row[flag], bool):
-                raise RulesError("must be true or false", (*path, name, flag))
+        entry: dict[str, Any] = {s: int(row.get(s, 0)) for s in stats}
         if stats == WEAPON_STATS:
             entry["missile"] = bool(row.get("missile", False))
-            entry["range"] = row.get("range", "reach") if row.get("range") in (
-                "touch", "reach", "close", "missile") else "reach"
+            entry["range"] = row.get("range", "reach")
         out[str(name)] = entry
     return out
 
 
 def _weapons(value: Any, path: tuple) -> dict[str, dict[str, Any]]:
-    return _pack(value, path, WEAPON_STATS)
+    """Option `weapon_pack` (`WEAPONS`): init, attack, defence, damage bonuses by name."""
+    return _pack(value, WEAPON_STATS)
 
 
 def _armor(value: Any, path: tuple) -> dict[str, dict[str, Any]]:
-    return _pack(value, path, ("protection",))
+    """Option `armor_pack` (`ARMOR`): protection by name."""
+    return _pack(value, ("protection",))
 
 
 def _subset(value: Any, path: tuple) -> list[str]:
-    if not isinstance(value, list) or any(v not in TWO_WEAPON_TOTALS for v in value) or len(set(value)) != len(value):
-        raise RulesError(f"must be distinct names from {list(TWO_WEAPON_TOTALS)}", path)
+    """Option `two_weapon_penalties_on` (`TOTALS`): distinct total names."""
     return list(value)
 
 
@@ -91,15 +93,16 @@ OPTIONS: dict[str, OptionSpec] = {
     "all_out_doubles": _enum("margin", "INF", "An all-out attack doubles the margin over soak, or the levels.",
                              "levels"),
     "exceptional_effects": OptionSpec(_effects(tables.load("exceptional-blow")["effects"], ()), "DEF",
-                                      "Effect of an exceptional blow by location and severity.", reader=_effects),
+                                      "Effect of an exceptional blow by location and severity.", reader=_effects,
+                                      schema=EFFECTS),
     "body_levels": OptionSpec(read_ladder(tables.rows("body-levels"), ()), "CORE", "The body-level ladder (ArM4).",
-                              reader=read_ladder),
+                              reader=read_ladder, schema=LADDER),
     "fatigue_levels": OptionSpec(read_ladder(tables.rows("fatigue-levels"), ()), "CORE", "The fatigue-level ladder (ArM4).",
-                                 reader=read_ladder),
+                                 reader=read_ladder, schema=LADDER),
     "armor_pack": OptionSpec(_armor(tables.rows("armor"), ()), "DEF", "Armor by name: protection (invented starter "
-                             "values).", reader=_armor),
+                             "values).", reader=_armor, schema=ARMOR),
     "weapon_pack": OptionSpec(_weapons(tables.rows("weapons"), ()), "DEF", "Weapons by name: init, attack, defence, damage "
-                              "bonuses (invented starter values).", reader=_weapons),
+                              "bonuses (invented starter values).", reader=_weapons, schema=WEAPONS),
     "round_seconds": OptionSpec(6, "DEF", "Length of a combat round in seconds.", "number", minimum=1,
                                 maximum=60),
     "movement_halving": _enum("floor", "DEF", "Halved movement is rounded down."),
@@ -119,7 +122,7 @@ OPTIONS: dict[str, OptionSpec] = {
     "ai_stance": _enum("normal", "DEF", "Simulated fighters' stance.", "all_out_when_opponent_hurt",
                        "desperate_when_heavy"),
     "two_weapon_penalties_on": OptionSpec(["attack", "defence"], "DEF", "Totals the two-weapon penalties "
-                                          "lower.", reader=_subset),
+                                          "lower.", reader=_subset, schema=TOTALS),
     "size_adds_levels": OptionSpec(False, "DEF", "A positive Size adds that many extra `hurt` levels to the "
                                    "body ladder.", "bool"),
     "melee_order": _enum("initiative_roll", "DEF", "Melee attacks go in order of initiative rolls, or pair by "

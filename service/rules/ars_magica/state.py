@@ -14,7 +14,7 @@ from typing import Any
 
 from service.rules.ars_magica import ladders, totals
 from service.rules.ars_magica.totals import ABILITIES, CHARACTERISTICS
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.options import whole
 
 STANCES = ("normal", "all_out_ready")
@@ -46,7 +46,7 @@ def read_state(data: Mapping[str, Any], options: Mapping[str, Any], path: tuple 
     ids = [c["id"] for c in people]
     for i, ident in enumerate(ids):
         if ids.index(ident) != i:
-            raise RulesError(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
+            raise Contradiction(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
     for i, c in enumerate(people):
         for j, other in enumerate(c["engaged_with"]):
             if other not in ids or other == c["id"]:

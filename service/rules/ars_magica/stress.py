@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import cache
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 
 TENTH = Fraction(1, 10)
 CHAIN_VALUES = range(2, 11)  # what one re-roll after a 1 counts (0 reads 10), 1 aside
@@ -181,4 +181,4 @@ def refuse_leftovers(dice: DiceSource, roles: tuple[str, ...], combatant: str | 
     for role in roles:
         path = dice.leftover(role, combatant)
         if path is not None:
-            raise RulesError(f"more {role} faces than the roll could use", path)
+            raise Contradiction(f"more {role} faces than the roll could use", path)

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.smoting import damage as dmg
 from service.rules.smoting import injury as inj
 from service.rules.smoting import movement as mov
@@ -63,7 +63,7 @@ def defence_of(body: Mapping[str, Any]) -> to_hit.Defence:
     if body.get("surprised") or raw.get("type", "none") == "none":
         return to_hit.Defence()
     if (raw.get("dice") is None) == (raw.get("pool") is None):
-        raise RulesError("send exactly one of `dice` (a fresh roll) and `pool` (a live pool)", ("defence",))
+        raise Contradiction("send exactly one of `dice` (a fresh roll) and `pool` (a live pool)", ("defence",))
     return to_hit.Defence(raw["type"], raw.get("dice"), raw.get("pool"), raw.get("running", False))
 
 
@@ -140,7 +140,7 @@ def damage_pool(body: Mapping[str, Any], extra: int) -> tuple[int, dmg.Block | N
     if raw is None or body.get("surprised"):
         return base, None
     if (raw.get("dice") is None) == (raw.get("pool") is None):
-        raise RulesError("send exactly one of `dice` (a fresh roll) and `pool` (a live pool)", ("block",))
+        raise Contradiction("send exactly one of `dice` (a fresh roll) and `pool` (a live pool)", ("block",))
     return base, dmg.Block(raw.get("dice"), raw.get("pool"), raw.get("factor", 0))
 
 
@@ -148,7 +148,7 @@ def _target(body: Mapping[str, Any]) -> dict[str, Any]:
     target = {"rank": 1, "bonus_ranks": 0, "heroic": False, "stunned": False, "out_of_action": False, "bod": 0,
               "soak_dice": 0, **(body.get("target") or {})}
     if body.get("soak") and not target["heroic"]:
-        raise RulesError("only a heroic target may soak", ("soak",))
+        raise Contradiction("only a heroic target may soak", ("soak",))
     return target
 
 

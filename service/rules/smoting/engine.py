@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.interface import StepResult, Verdict
 from service.rules.matchups import entries
 from service.rules.options import read_options, whole
@@ -57,10 +57,10 @@ def _zones(raw: Any, path: tuple) -> tuple[dict[str, Any], ...]:
     ids = [z["id"] for z in out]
     for i, zone in enumerate(out):
         if ids.index(zone["id"]) != i:
-            raise RulesError("zone ids must be unique", (*path, i, "id"))
+            raise Contradiction("zone ids must be unique", (*path, i, "id"))
         for j, other in enumerate(zone["adjacent"]):
             if other not in ids:
-                raise RulesError(f"no zone {other!r}", (*path, i, "adjacent", j))
+                raise UnknownName(f"no zone {other!r}", (*path, i, "adjacent", j))
     return tuple(out)
 
 
@@ -81,7 +81,7 @@ class Engine:
         ids = [c["id"] for c in combatants]
         for i, ident in enumerate(ids):
             if ids.index(ident) != i:
-                raise RulesError(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
+                raise Contradiction(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
         zones = _zones(data.get("zones"), (*path, "zones"))
         surprise = data.get("surprise") or []
         if not isinstance(surprise, list) or not all(isinstance(s, str) for s in surprise):
@@ -90,9 +90,9 @@ class Engine:
         for i, c in enumerate(combatants):
             for j, other in enumerate(c["engaged_with"]):
                 if other not in ids or other == c["id"]:
-                    raise RulesError(f"no other combatant {other!r}", (*path, "combatants", i, "engaged_with", j))
+                    raise UnknownName(f"no other combatant {other!r}", (*path, "combatants", i, "engaged_with", j))
             if zones and c["zone"] is not None and c["zone"] not in zone_ids:
-                raise RulesError(f"no zone {c['zone']!r}", (*path, "combatants", i, "zone"))
+                raise UnknownName(f"no zone {c['zone']!r}", (*path, "combatants", i, "zone"))
         return State(whole(data.get("round", 0), (*path, "round"), 0, 10**6), options, tuple(surprise), zones,
                      combatants)
 
@@ -111,7 +111,7 @@ class Engine:
         for i, raw in enumerate(declarations):
             out.append(_declaration(raw, people, zones, (*path, i)))
             if out[-1]["combatant"] in seen:
-                raise RulesError("one declaration per combatant", (*path, i, "combatant"))
+                raise Contradiction("one declaration per combatant", (*path, i, "combatant"))
             seen.add(out[-1]["combatant"])
         return out
 
@@ -134,7 +134,7 @@ def _declaration(raw: Any, people: Mapping[str, Any], zones: set[str], path: tup
         raise RulesError("a declaration is an object", path)
     who = raw.get("combatant")
     if who not in people:
-        raise RulesError(f"no combatant {who!r}", (*path, "combatant"))
+        raise UnknownName(f"no combatant {who!r}", (*path, "combatant"))
     action = raw.get("action", "pass")
     if action not in ACTIONS:
         raise RulesError(f"must be one of {list(ACTIONS)}", (*path, "action"))
@@ -146,12 +146,12 @@ def _declaration(raw: Any, people: Mapping[str, Any], zones: set[str], path: tup
             raise RulesError(f"must be one of {list(choices)}", (*path, key))
     target = raw.get("target")
     if target is not None and (target not in people or target == who):
-        raise RulesError(f"no other combatant {target!r}", (*path, "target"))
+        raise UnknownName(f"no other combatant {target!r}", (*path, "target"))
     if action == "attack":
         if target is None:
-            raise RulesError("an attack needs a target", (*path, "target"))
+            raise Contradiction("an attack needs a target", (*path, "target"))
         if people[who]["xposures"]["attack"] < 1:
-            raise RulesError("this combatant has no attack dice (xposures.attack)", (*path, "action"))
+            raise Contradiction("this combatant has no attack dice (xposures.attack)", (*path, "action"))
     if target is not None:
         out["target"] = target
     if action == "move":
@@ -164,9 +164,9 @@ def _move(raw: Any, people: Mapping[str, Any], zones: set[str], path: tuple) -> 
         raise RulesError(f"a move needs a kind of {list(MOVES)}", (*path, "kind"))
     kind, to = raw.get("kind", "zone"), raw.get("to")
     if kind == "zone" and (not isinstance(to, str) or (zones and to not in zones)):
-        raise RulesError("a zone move needs a known zone in `to`", (*path, "to"))
+        raise Contradiction("a zone move needs a known zone in `to`", (*path, "to"))
     if kind == "battle" and to is not None and to not in people:
-        raise RulesError("a battle move's `to` is a combatant id", (*path, "to"))
+        raise Contradiction("a battle move's `to` is a combatant id", (*path, "to"))
     return {"kind": kind, "to": to}
 
 

@@ -16,11 +16,11 @@ WEAPON = {"damage_dice": 4, "speed": 4, "size": "medium", "reach": False, "kind"
 COUNTERS = ("lost_physical", "lost_mental", "crossover_physical", "crossover_mental", "burn_each_round")
 
 
-def _text(value: Any, path: tuple, default: str | None = None) -> str | None:
+def _text(value: Any, path: tuple, default: str | None = None, shortest: int = 1) -> str | None:
     if value is None:
         return default
-    if not isinstance(value, str) or not 1 <= len(value) <= 64:
-        raise RulesError("must be a string of 1 to 64 characters", path)
+    if not isinstance(value, str) or not shortest <= len(value) <= 64:
+        raise RulesError(f"must be a string of {shortest} to 64 characters", path)
     return value
 
 
@@ -79,7 +79,7 @@ def read(raw: Any, path: tuple) -> dict[str, Any]:
     for key in given:
         if key not in known:
             raise RulesError(f"unknown field {key!r}", (*path, key))
-    out: dict[str, Any] = {"id": _text(given.get("id"), (*path, "id")), "side": _text(given.get("side"), (*path, "side"), "")}
+    out: dict[str, Any] = {"id": _text(given.get("id"), (*path, "id")), "side": _text(given.get("side"), (*path, "side"), "", 0)}
     if out["id"] is None:
         raise RulesError("every combatant needs an id", (*path, "id"))
     out["pc"] = _flag(given.get("pc", False), (*path, "pc"))

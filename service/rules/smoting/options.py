@@ -1,63 +1,70 @@
 """Every ruling of smoting.md section 10 a game master could make otherwise, as a typed option."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from service.rules.errors import RulesError
-from service.rules.options import OptionSpec, whole
+from service.rules.options import OptionSpec
 from service.rules.smoting import tables
 
 ATTRIBUTES = ("str", "agl", "dex", "bod", "will", "spirit")
 LOCATIONS = ("left_leg", "right_leg", "left_arm", "right_arm", "chest", "head", "neck", "groin")
 
 
-def _names(value: Any, path: tuple) -> list[str]:
-    if not isinstance(value, list) or len(value) > 6 or any(v not in ATTRIBUTES for v in value):
-        raise RulesError(f"must be a list of attribute names from {list(ATTRIBUTES)}", path)
+_NAME = {"type": "string", "maxLength": 64}
+NAMES = {"type": "array", "maxItems": 6, "items": {"enum": list(ATTRIBUTES)}}
+FACE_MAP = {"type": "object", "required": [str(f) for f in range(1, 7)], "additionalProperties": False,
+            "properties": {str(f): {"enum": list(LOCATIONS[:6])} for f in range(1, 7)}}
+_KINDS = ("head", "chest", "arm", "leg", "neck", "groin")
+
+
+def effects_shape() -> dict[str, Any]:
+    """Rows "1".."7", each mapping every location kind to a named effect of table injury-effects."""
+    cell = {"enum": sorted(tables.load("injury-effects")["effects"])}
+    row = {"type": "object", "required": list(_KINDS), "additionalProperties": False,
+           "properties": {kind: cell for kind in _KINDS}}
+    return {"type": "object", "required": [str(r) for r in range(1, 8)], "additionalProperties": False,
+            "properties": {str(r): row for r in range(1, 8)}}
+
+
+def pack_shape(bound: int) -> dict[str, Any]:
+    """1..20 named armours or shields, each with a whole value 0..`bound`."""
+    return {"type": "object", "minProperties": 1, "maxProperties": 20, "propertyNames": _NAME,
+            "additionalProperties": {"type": "integer", "minimum": 0, "maximum": bound}}
+
+
+WEAPONS = {"type": "object", "minProperties": 1, "maxProperties": 40, "propertyNames": _NAME,
+           "additionalProperties": {"type": "object", "required": ["damage_dice", "speed", "size"],
+                                    "additionalProperties": False, "properties": {
+                                        "weapon": _NAME, "damage_dice": {"type": "integer", "minimum": 0, "maximum": 30},
+                                        "speed": {"type": "integer", "minimum": 1, "maximum": 12},
+                                        "size": {"enum": ["small", "medium", "large"]}}}}
+
+
+def _names(value: list[str], path: tuple) -> list[str]:
+    """Attribute names (`NAMES`), each once."""
     return list(dict.fromkeys(value))
 
 
-def _face_map(value: Any, path: tuple) -> dict[str, str]:
-    if not isinstance(value, Mapping) or set(value) != {str(f) for f in range(1, 7)}:
-        raise RulesError("must map every face \"1\"..\"6\" to a location", path)
-    for face, place in value.items():
-        if place not in LOCATIONS[:6]:
-            raise RulesError(f"must be one of {list(LOCATIONS[:6])}", (*path, face))
+def _face_map(value: Mapping[str, str], path: tuple) -> dict[str, str]:
+    """Injury location of each d6 face (`FACE_MAP`)."""
     return dict(value)
 
 
-def _effects(value: Any, path: tuple) -> dict[str, dict[str, str]]:
-    kinds = ("head", "chest", "arm", "leg", "neck", "groin")
-    known = tables.load("injury-effects")["effects"]
-    if not isinstance(value, Mapping) or set(value) != {str(r) for r in range(1, 8)}:
-        raise RulesError("must have rows \"1\"..\"7\"", path)
-    for row, cells in value.items():
-        if not isinstance(cells, Mapping) or set(cells) != set(kinds):
-            raise RulesError(f"each row maps {list(kinds)} to an effect", (*path, row))
-        for kind, effect in cells.items():
-            if effect not in known:
-                raise RulesError(f"must be one of {sorted(known)}", (*path, row, kind))
+def _effects(value: Mapping[str, Mapping[str, str]], path: tuple) -> dict[str, dict[str, str]]:
+    """Injury effect by roll and location kind (`effects_shape`)."""
     return {row: dict(cells) for row, cells in value.items()}
 
 
-def _pack(key: str, bound: int) -> Any:
-    def read(value: Any, path: tuple) -> dict[str, int]:
-        if not isinstance(value, Mapping) or not value or len(value) > 20:
-            raise RulesError("must be an object of name -> value", path)
-        return {str(name): whole(v, (*path, name), 0, bound) for name, v in value.items()}
-    return read
+def _pack(value: Mapping[str, Any], path: tuple) -> dict[str, int]:
+    """Name -> whole value (`pack_shape`)."""
+    return {name: int(v) for name, v in value.items()}
 
 
-def _weapons(value: Any, path: tuple) -> dict[str, dict[str, Any]]:
-    if not isinstance(value, Mapping) or not value or len(value) > 40:
-        raise RulesError("must be an object of weapon name -> {damage_dice, speed, size}", path)
-    out = {}
-    for name, row in value.items():
-        if not isinstance(row, Mapping) or row.get("size") not in ("small", "medium", "large"):
-            raise RulesError("needs damage_dice, speed and a size of small, medium or large", (*path, name))
-        out[str(name)] = {"damage_dice": whole(row.get("damage_dice"), (*path, name, "damage_dice"), 0, 30),
-                          "speed": whole(row.get("speed"), (*path, name, "speed"), 1, 12), "size": row["size"]}
-    return out
+def _weapons(value: Mapping[str, Mapping[str, Any]], path: tuple) -> dict[str, dict[str, Any]]:
+    """Named weapons (`WEAPONS`): damage dice, speed and size."""
+    return {name: {"damage_dice": int(row["damage_dice"]), "speed": int(row["speed"]), "size": row["size"]}
+            for name, row in value.items()}
 
 
 def _enum(default: Any, tag: str, summary: str, *choices: Any) -> OptionSpec:
@@ -93,20 +100,22 @@ OPTIONS: dict[str, OptionSpec] = {
     "massive_kia": _bool(True, "DOC", "Damage above three times the rank kills."),
     "crossover_every": _int(2, "DOC", "Direct rank losses per crossover loss in the other domain.", 2, 4),
     "soak_attributes": OptionSpec(["str", "agl", "dex", "bod"], "INF", "Attributes summed for physical soak.",
-                                  reader=_names),
+                                  reader=_names, schema=NAMES),
     "mental_soak_attributes": OptionSpec(["will", "spirit"], "INF", "Attributes summed for mental soak.",
-                                         reader=_names),
+                                         reader=_names, schema=NAMES),
     "one_die_stun": _enum("remove", "INF", "What spending a 1 on stun does.", "remove", "roll"),
     "stun_recovery": _enum("spend", "DEF", "How a stunned actor uses its die.", "spend", "roll"),
     "ooa_domain": _enum("either", "DEF", "Which domain at 0 puts a normal creature out of action.",
                         "either", "physical"),
-    "injury_location_map": OptionSpec(LOCATION_MAP, "DEF", "Injury location of each d6 face.", reader=_face_map),
+    "injury_location_map": OptionSpec(LOCATION_MAP, "DEF", "Injury location of each d6 face.", reader=_face_map,
+                                      schema=FACE_MAP),
     "optional_locations": _bool(False, "DOC", "Neck and groin reachable by shifts."),
-    "injury_effects": OptionSpec(EFFECT_ROWS, "DEF", "Injury effect by roll and location kind.", reader=_effects),
+    "injury_effects": OptionSpec(EFFECT_ROWS, "DEF", "Injury effect by roll and location kind.", reader=_effects,
+                                 schema=effects_shape()),
     "armor_resist_pack": OptionSpec({"none": 0, "light": 1, "medium": 2, "heavy": 3}, "DEF",
-                                    "Armor Resist of each armor.", reader=_pack("resist", 10)),
+                                    "Armor Resist of each armor.", reader=_pack, schema=pack_shape(10)),
     "shield_pack": OptionSpec({"small": 0, "large": 1}, "DEF", "Blocking factor of each shield.",
-                              reader=_pack("block_factor", 6)),
+                              reader=_pack, schema=pack_shape(6)),
     "heavy_armor_move_penalty": _int(1, "DEF", "Movement dice lost in heavy armor.", 0, 4),
     "metres_per_zone": OptionSpec(50, "DOC", "Metres across a zone.", "number", minimum=1, maximum=10000),
     "seconds_per_round": OptionSpec(20, "DEF", "Seconds in a round.", "number", minimum=1, maximum=600),
@@ -127,6 +136,6 @@ OPTIONS: dict[str, OptionSpec] = {
     "hold_release": _enum("after_enemy_action", "DEF", "When a held die acts.", "after_enemy_action"),
     "hold_break": _enum("margin", "INF", "How much a won break lowers a hold.", "margin", "successes"),
     "duel_ai": _enum("default", "DEF", "Simulated fighters' policy.", "default", "reckless"),
-    "weapon_pack": OptionSpec(tables.weapons(), "DEF", "Named weapons.", reader=_weapons),
+    "weapon_pack": OptionSpec(tables.weapons(), "DEF", "Named weapons.", reader=_weapons, schema=WEAPONS),
     "burn_die": _enum("lowest", "DEF", "Which non-1 action dice a burn turns into 1s.", "lowest", "highest"),
 }

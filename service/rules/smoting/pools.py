@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import comb
 
 from service.rules.dice import DiceSource, Roll
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 
 TAIL = Fraction(1, 10**15)
 
@@ -166,4 +166,4 @@ def refuse_leftovers(dice: DiceSource, role: str, used: bool, path: tuple = ("ro
     """A role's supplied faces beyond what its roll could use answer 422 (contract conventions); faces of
     a roll the outcome skipped are ignored."""
     if used and dice.remaining(role):
-        raise RulesError(f"more {role} faces than the roll used", (*path, role))
+        raise Contradiction(f"more {role} faces than the roll used", (*path, role))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.smoting import pools, tables
 from service.rules.trace import Step
 
@@ -78,7 +78,7 @@ def attack_pool(body: Mapping[str, Any], options: Mapping[str, Any]) -> AttackPo
 def _check_range(kind: str, zones: int, options: Mapping[str, Any]) -> None:
     limit = {"melee": 0, "thrown": options["thrown_max_zones"], "fired": options["fired_max_zones"]}.get(kind)
     if limit is not None and zones > limit:
-        raise RulesError(f"a {kind} attack reaches at most {limit} zone(s)", ("range_zones",))
+        raise Contradiction(f"a {kind} attack reaches at most {limit} zone(s)", ("range_zones",))
 
 
 def defence_dice(defence: Defence, attack_type: str) -> int:

@@ -55,7 +55,7 @@ def test_movement_pool_and_speed():
 def test_table_options_are_checked():
     with pytest.raises(RulesError) as refused:
         RULESET.read_options({"injury_location_map": {"1": "tail"}})
-    assert refused.value.field == ("options", "injury_location_map")
+    assert refused.value.field[:2] == ("options", "injury_location_map")
     with pytest.raises(RulesError) as refused:
         RULESET.read_options({"weapon_pack": {"axe": {"damage_dice": 5, "speed": 0, "size": "large"}}})
     assert refused.value.field == ("options", "weapon_pack", "axe", "speed")
