@@ -75,8 +75,13 @@ def _start(command: list[str], env: dict[str, str] | None = None) -> subprocess.
 
 
 def _busy(host: str, port: int) -> str | None:
-    """Why `host:port` cannot be listened on (None when it can): checked before anything starts."""
+    """Why `host:port` cannot be listened on (None when it can): checked before anything starts.
+
+    The probe binds the way gunicorn does (SO_REUSEADDR), so the TIME-WAIT sockets a stop leaves behind
+    (open event streams closed by the server) do not count as "in use"; a listening socket still does.
+    """
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as error:

