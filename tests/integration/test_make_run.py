@@ -115,3 +115,22 @@ def test_a_restart_right_after_ctrl_c_with_20_open_streams_starts_at_once(server
     assert "cannot listen" not in second.output()
     assert requests.get(second.url + "/healthz", timeout=5).status_code == 200
     second.ctrl_c()
+
+
+def to_hit_count(metrics: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+               if line.startswith("referee_http_requests_total{") and 'endpoint="/v1/tactical/to-hit"' in line)
+
+
+def test_metrics_add_up_across_the_gunicorn_workers(servers):
+    server = servers()
+    server.wait_ready()
+    for _ in range(40):  # a new connection each: the two workers race to accept them
+        with requests.Session() as fresh:
+            assert fresh.post(server.url + "/v1/tactical/to-hit", json={"av": 60, "dv": 45}, timeout=5).ok
+    scrapes = []
+    for _ in range(6):
+        with requests.Session() as fresh:
+            scrapes.append(to_hit_count(fresh.get(server.url + "/metrics", timeout=5).text))
+    assert scrapes == [40.0] * 6  # one worker's share would be less, and differ from scrape to scrape
+    server.ctrl_c()
