@@ -2,13 +2,14 @@
 choices, flags and exact fractions, each with the description the contract requires."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
+from service.rules.options import OptionSpec
 
 
 def _presence(default: Any, required: bool) -> dict[str, Any]:
@@ -61,3 +62,28 @@ def exact_strings(text: str, **kw: Any) -> fields.Dict:
 def string_or_null(text: str) -> fields.String:
     """A required string that may be null (an exact fraction that does not apply, an absent name)."""
     return fields.String(required=True, allow_none=True, metadata={"description": text})
+
+
+def option_field(spec: OptionSpec) -> fields.Field:
+    """One option as the contract states it: its kind's JSON type and bounds, or a table's own shape."""
+    meta = {"description": f"{spec.summary} Default {spec.default!r} [{spec.tag}]."}
+    if spec.kind == "bool" or (spec.kind == "enum" and isinstance(spec.default, bool)):
+        return JsonBoolean(metadata=meta, **({"validate": validate.OneOf(spec.choices)} if spec.choices else {}))
+    if spec.kind == "int":
+        return JsonInteger(validate=validate.Range(spec.minimum, spec.maximum), metadata=meta)
+    if spec.kind == "number":
+        return JsonFloat(allow_nan=False, validate=validate.Range(spec.minimum, spec.maximum), metadata=meta)
+    if spec.kind == "enum":
+        return fields.String(validate=validate.OneOf(spec.choices or ()), metadata=meta)
+    if spec.kind == "ordering":
+        return fields.List(fields.String(validate=validate.OneOf(spec.choices or ())),
+                           validate=validate.Length(1, len(spec.choices or ())), metadata={**meta, "uniqueItems": True})
+    return fields.Raw(metadata={**meta, **(spec.schema or {})})
+
+
+def options_schema(specs: Mapping[str, OptionSpec], name: str, doc: str) -> type[Schema]:
+    """A ruleset's `options` object: any subset of its options, each as `option_field` states it; an unknown
+    name is refused."""
+    schema = Strict.from_dict({key: option_field(spec) for key, spec in specs.items()}, name=name)
+    schema.__doc__ = doc
+    return schema

@@ -99,12 +99,25 @@ class RefereeConverter(OpenAPIConverter):
         inner = getattr(field, "schema", None)  # a custom field naming its object schema in a `oneOf` $ref
         if isinstance(inner, Schema) and "oneOf" in prop and not isinstance(field, fields.Nested):
             self.resolve_nested_schema(type(inner))  # registers the component the $ref points at
+        if isinstance(field, fields.Dict):
+            prop = self._fixed_keys(field, prop)
         if "default" in prop:
             default = prop.pop("default")
             text = prop.get("description", "").rstrip()
             shown = json.dumps(default) if not isinstance(default, str) else f'"{default}"'
             prop["description"] = (text + " " if text else "") + f"Default: `{shown}`."
         return prop
+
+    def _fixed_keys(self, field: fields.Dict, prop: dict) -> dict:
+        """A dict whose keys are a fixed set of names, as the object it is: each name a property with the
+        values' schema, no other property (apispec would state only the values, so any key looks valid)."""
+        keys = getattr(field, "key_field", None)
+        names = next((check.choices for check in getattr(keys, "validators", ()) if isinstance(check, validate.OneOf)),
+                     None)
+        if names is None:
+            return prop
+        values = prop.pop("additionalProperties", {})
+        return {**prop, "properties": {name: values for name in names}, "additionalProperties": False}
 
     def schema2jsonschema(self, schema: Any) -> dict:
         kind = resolve_schema_cls(schema)

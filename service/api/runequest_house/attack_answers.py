@@ -9,7 +9,7 @@ from typing import Any
 from service.api.runequest_house.common import dice_source, probability_pair
 from service.api.runequest_house.damage_answers import roll_damage
 from service.api.runequest_house.to_hit_answers import roll_attack, to_hit_odds
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.runequest_house import armor, to_hit
 from service.rules.runequest_house.damage import blow, passage_distribution
 from service.rules.runequest_house.dice_expr import parse
@@ -21,13 +21,13 @@ def _attack_weapon(weapon: Mapping[str, Any], options: Mapping[str, Any]) -> dic
     if weapon.get("name") is not None:
         known = options["weapon_pack"]["weapons"]
         if weapon["name"] not in known:
-            raise RulesError(f"unknown weapon {weapon['name']!r}; known: {sorted(known)}", ("weapon", "name"))
+            raise UnknownName(f"unknown weapon {weapon['name']!r}; known: {sorted(known)}", ("weapon", "name"))
         for key in ("damage", "type"):
             if out.get(key) is None:
                 out[key] = known[weapon["name"]][key]
     for key in ("damage", "type"):
         if out.get(key) is None:
-            raise RulesError(f"the weapon's {key} (or a weapon-pack name) is required", ("weapon", key))
+            raise Contradiction(f"the weapon's {key} (or a weapon-pack name) is required", ("weapon", key))
     parse(out["damage"], ("weapon", "damage"))
     return out
 
@@ -99,7 +99,7 @@ def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
     weapon = _attack_weapon(body["weapon"], options)
     defence = body["defence"]
     if guard.type == "parry" and defence["ap"] is None:
-        raise RulesError("a parry needs the parrying item's AP", ("defence", "ap"))
+        raise Contradiction("a parry needs the parrying item's AP", ("defence", "ap"))
     parse(body["damage_bonus"], ("damage_bonus",))
     parry_ap = defence["ap"] or 0
     outcome_odds, damage_odds = _distributions(body, answer["location_table"], attack, guard, weapon, parry_ap,

@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction
 from service.rules.runequest_house import percentile
 from service.rules.runequest_house.options import fraction
 from service.rules.trace import Step
@@ -30,7 +30,7 @@ def check_answer(body: dict[str, Any]) -> dict[str, Any]:
     """The answer of /check: one percentile roll's bands and odds (rules document §2)."""
     options = read_options(body["options"])
     if (body["skill"] is None) == (body["characteristic"] is None):
-        raise RulesError("give exactly one of skill and characteristic", ("skill",))
+        raise Contradiction("give exactly one of skill and characteristic", ("skill",))
     char = body["characteristic"]
     base = body["skill"] if char is None else char["value"] * char["multiple"]
     multiplier = fraction(body["multiplier"])

@@ -16,6 +16,7 @@ from service.api.runequest_house.common import (
     answer_seed,
     assumptions_list,
     chance_pair,
+    dice_field,
     dice_list,
     exact_dict,
     number_or_null,
@@ -24,7 +25,9 @@ from service.api.runequest_house.common import (
     seed_field,
     trace_field,
 )
+from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.rules.runequest_house.dice_expr import DICE_SHAPE
 
 MULTIPLIERS = ("1", "3/4", "1/2", "1/5")
 
@@ -93,8 +96,7 @@ class AttackWeaponSchema(WeaponSchema):
 
     name = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 64),
                          metadata={"description": "A weapon-pack name: fills damage and type when not given."})
-    damage = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 40),
-                           metadata={"description": "Dice expression, e.g. \"1d8+1\"."})
+    damage = dice_field("Dice expression, e.g. \"1d8+1\".", load_default=None, allow_none=True)
     type = choice(WEAPON_TYPES, "crush, slash or impale.", load_default=None, allow_none=True)
 
 
@@ -208,7 +210,8 @@ class TargetSchema(Schema):
     siz = whole(1, 100, "SIZ.", load_default=13)
     str = whole(1, 100, "STR.", load_default=13)
     dex = whole(1, 100, "DEX.", load_default=13)
-    armor = fields.Dict(keys=choice(LOCATIONS, "A location."), values=fields.List(fields.Raw()), load_default=dict,
+    armor = fields.Dict(keys=choice(LOCATIONS, "A location."), values=fields.List(LayerField(metadata=LAYER_META)),
+                        load_default=dict,
                         metadata={"description": "Location -> list of layer APs or armor-pack names."})
     protection = whole(0, 30, "Protective spell AP.", load_default=0)
     location_hp = fields.Dict(keys=choice(LOCATIONS, "A location."), values=JsonInteger(), load_default=None,
@@ -238,7 +241,7 @@ ATTACK_WEAPON_JSON = {
                    "flexible": {"type": "boolean"}, "hacking": {"type": "boolean"},
                    "length_m": {"type": "number", "minimum": 0, "maximum": 10},
                    "name": {"type": ["string", "null"], "minLength": 1, "maxLength": 64},
-                   "damage": {"type": ["string", "null"], "minLength": 1, "maxLength": 40},
+                   "damage": {**DICE_SHAPE, "type": ["string", "null"]},
                    "type": {"type": ["string", "null"], "enum": [*WEAPON_TYPES, None]}}}
 
 
@@ -252,8 +255,7 @@ class AttackRequestSchema(ToHitRequestSchema):
         "oneOf": [ATTACK_WEAPON_JSON, {"type": "string", "minLength": 1, "maxLength": 64}]})
     defence = fields.Nested(AttackDefenceSchema, load_default=lambda: dict(ATTACK_DEFENCE_DEFAULT),
                             metadata={"description": "The defender's declared defence."})
-    damage_bonus = fields.String(load_default="0", validate=validate.Length(1, 40),
-                                 metadata={"description": "The attacker's damage bonus, e.g. \"+1d4\"."})
+    damage_bonus = dice_field("The attacker's damage bonus, e.g. \"+1d4\".", load_default="0")
     target = fields.Nested(TargetSchema, load_default=lambda: {**TARGET_DEFAULT, "armor": {}},
                            metadata={"description": "The target (default an unarmored human)."})
     rolls = rolls_field("RunequestHouseAttackRolls", {

@@ -8,11 +8,12 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api import schemas
-from service.api.fields import exact_strings, fraction_text, whole
+from service.api.fields import exact_strings, fraction_text, options_schema, whole
 from service.api.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource
 from service.rules.runequest_house import RULESET
-from service.rules.runequest_house.options import ACTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
+from service.rules.runequest_house.dice_expr import DICE_SHAPE
+from service.rules.runequest_house.options import ACTIONS, OPTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
 
 DEGREES = ("fumble", "failure", "success", "special", "critical")
 LOCATIONS = ("right_leg", "left_leg", "abdomen", "chest", "right_arm", "left_arm", "head")
@@ -20,12 +21,23 @@ ITEMS = ("weapon", "buckler", "small_shield", "medium_shield", "hoplite_shield",
 SEED_DOC = "Seed for the dice (0..2^63-1); with `seed` or `rolls` the answer rolls, and echoes the seed used."
 
 
-def options_field() -> fields.Dict:
+OptionsSchema = options_schema(OPTIONS, "RunequestHouseOptionsSchema",
+                               "Any subset of the runequest-house options (GET /v1/rulesets/runequest-house); "
+                               "a table option (the rq3 pack) is replaced whole.")
+
+
+def options_field() -> fields.Nested:
     """The `options` object: any subset of the ruleset's options, checked against them (422 names
     `options.<name>`); a [CORE] table is replaced by sending the whole table."""
-    return fields.Dict(load_default=dict, metadata={
+    return fields.Nested(OptionsSchema, load_default=dict, metadata={
         "description": "Any subset of the runequest-house options (GET /v1/rulesets/runequest-house); a table "
                        "option (the rq3 pack) is replaced whole.", "example": {"rounding": "half_up"}})
+
+
+def dice_field(text: str, **kw: Any) -> fields.String:
+    """A dice expression ("1d8+1", "+1d4", "0") in the shape the rules parse (`DICE_SHAPE`)."""
+    return fields.String(validate=[validate.Length(1, 40), validate.Regexp(DICE_SHAPE["pattern"])],
+                         metadata={"description": text}, **kw)
 
 
 def seed_field() -> JsonInteger:

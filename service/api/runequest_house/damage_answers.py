@@ -9,7 +9,7 @@ from typing import Any
 
 from service.api.runequest_house.check_answers import trace
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, UnknownName
 from service.rules.memo import remembered
 from service.rules.runequest_house import armor, stats
 from service.rules.runequest_house import knockback as kb
@@ -37,9 +37,9 @@ def roll_damage(dice: Any, body: Mapping[str, Any], weapon: Mapping[str, Any], d
     weapon_dice, bonus_dice = _dice_needed(weapon, bonus, degree, options)
     rolls = body.get("rolls") or {}
     if len(rolls.get("damage") or []) > weapon_dice:
-        raise RulesError(f"at most {weapon_dice} damage faces for this blow", ("rolls", "damage"))
+        raise Contradiction(f"at most {weapon_dice} damage faces for this blow", ("rolls", "damage"))
     if len(rolls.get("bonus") or []) > bonus_dice:
-        raise RulesError(f"at most {bonus_dice} bonus faces for this blow", ("rolls", "bonus"))
+        raise Contradiction(f"at most {bonus_dice} bonus faces for this blow", ("rolls", "bonus"))
     made = blow(weapon["damage"], weapon["type"], bonus, degree, options)
     base, db = parse(weapon["damage"]), parse(bonus)
     if degree == "critical_max":
@@ -110,7 +110,7 @@ def _damage_weapon(weapon: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(weapon, str):
         known = options["weapon_pack"]["weapons"]
         if weapon not in known:
-            raise RulesError(f"unknown weapon {weapon!r}; known: {sorted(known)}", ("weapon",))
+            raise UnknownName(f"unknown weapon {weapon!r}; known: {sorted(known)}", ("weapon",))
         return {"damage": known[weapon]["damage"], "type": known[weapon]["type"]}
     parse(weapon["damage"], ("weapon", "damage"))
     return weapon
@@ -139,7 +139,7 @@ def _damage_odds(body: Mapping[str, Any], options: Mapping[str, Any]) -> tuple[d
     what the roll needs: the weapon, the damage bonus, the degrees and the armor's AP."""
     weapon = _damage_weapon(body["weapon"], options)
     if body["damage_bonus"] is not None and body["attacker"] is not None:
-        raise RulesError("give damage_bonus or attacker, not both", ("attacker",))
+        raise Contradiction("give damage_bonus or attacker, not both", ("attacker",))
     bonus = body["damage_bonus"]
     if bonus is None:
         attacker = body["attacker"]

@@ -12,6 +12,7 @@ from service.api.runequest_house.common import (
     WEAPON_TYPES,
     answer_seed,
     assumptions_list,
+    dice_field,
     dice_list,
     exact_dict,
     number_or_null,
@@ -21,6 +22,7 @@ from service.api.runequest_house.common import (
     trace_field,
 )
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.rules.runequest_house.dice_expr import DICE_SHAPE
 
 
 class LayerField(fields.Field):
@@ -55,8 +57,7 @@ class WeaponField(fields.Field):
 class DamageWeaponSchema(Schema):
     """A weapon's damage dice and type."""
 
-    damage = fields.String(required=True, validate=validate.Length(1, 40),
-                           metadata={"description": "Dice expression, e.g. \"1d8+1\"."})
+    damage = dice_field("Dice expression, e.g. \"1d8+1\".", required=True)
     type = choice(WEAPON_TYPES, "crush, slash or impale.", required=True)
 
 
@@ -100,11 +101,11 @@ class DamageRequestSchema(Schema):
     weapon = WeaponField(required=True, metadata={
         "description": "{damage, type} or a weapon-pack name.",
         "oneOf": [{"type": "object", "additionalProperties": False, "required": ["damage", "type"],
-                   "properties": {"damage": {"type": "string", "minLength": 1, "maxLength": 40},
+                   "properties": {"damage": DICE_SHAPE,
                                   "type": {"type": "string", "enum": list(WEAPON_TYPES)}}},
                   {"type": "string", "minLength": 1, "maxLength": 64}]})
-    damage_bonus = fields.String(load_default=None, allow_none=True, validate=validate.Length(1, 40),
-                                 metadata={"description": "Dice expression, e.g. \"+1d4\", \"-1d4\", \"0\"."})
+    damage_bonus = dice_field("Dice expression, e.g. \"+1d4\", \"-1d4\", \"0\".", load_default=None,
+                              allow_none=True)
     attacker = fields.Nested(AttackerSchema, load_default=None, allow_none=True,
                              metadata={"description": "STR and SIZ instead of `damage_bonus`."})
     degree = choice(("success", "special", "critical", "critical_max"), "The attack's degree.", load_default="success")

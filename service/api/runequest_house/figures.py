@@ -12,7 +12,7 @@ from service.api.fields import fraction_text
 from service.api.receipts import receipted
 from service.api.runequest_house import figure_schemas as fs
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.runequest_house import contest as contests
 from service.rules.runequest_house import grapple as grapples
 from service.rules.runequest_house import movement as moving
@@ -98,7 +98,7 @@ def contest(body: dict[str, Any]) -> dict[str, Any]:
     if body["kind"] == "resistance":
         for name in ("active", "passive"):
             if body[name] is None:
-                raise RulesError("required for a resistance roll", (name,))
+                raise Contradiction("required for a resistance roll", (name,))
         effective = contests.resistance(body["active"], body["passive"], options)
         roll = None
         if dice is not None:
@@ -111,7 +111,7 @@ def contest(body: dict[str, Any]) -> dict[str, Any]:
                            "value": effective}]}
     for name in ("a", "b"):
         if body[name] is None:
-            raise RulesError(f"required for a {body['kind']} contest", (name,))
+            raise Contradiction(f"required for a {body['kind']} contest", (name,))
     a, b = body["a"], body["b"]
     a_eff, b_eff = a["skill"], b["skill"]
     if body["kind"] == "maneuver":

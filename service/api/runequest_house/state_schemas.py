@@ -6,7 +6,15 @@ from marshmallow import Schema, fields, validate
 
 from service.api.fields import choice, flag, whole
 from service.api.rounds import RoundRequestBase, RoundResponseBase
-from service.api.runequest_house.common import ACTIONS, LOCATIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
+from service.api.runequest_house.common import (
+    ACTIONS,
+    LOCATIONS,
+    SHIELD_SIZES,
+    WEAPON_KINDS,
+    WEAPON_TYPES,
+    OptionsSchema,
+    dice_field,
+)
 from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
 from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
 
@@ -41,7 +49,7 @@ class StateWeaponSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Name."})
     attack = whole(0, 300, "Attack %.", required=True)
     parry = whole(0, 300, "Parry %.")
-    damage = fields.String(validate=validate.Length(1, 40), metadata={"description": "Dice, e.g. \"1d8+1\"."})
+    damage = dice_field("Dice, e.g. \"1d8+1\".")
     type = choice(WEAPON_TYPES, "crush, slash or impale.")
     sr = whole(0, 10, "Weapon SR.")
     length_m = JsonFloat(allow_none=True, validate=validate.Range(0, 1000), metadata={"description": "Length, m."})
@@ -87,7 +95,7 @@ class HoldingSchema(Schema):
 class CombatantStateSchema(Schema):
     """A runequest-house combatant (rules document §3)."""
 
-    id = fields.String(validate=validate.Length(1, 64), metadata={"description": "Unique id."})
+    id = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Unique id."})
     name = fields.String(validate=validate.Length(1, 64), metadata={"description": "Name (a matchup's default id)."})
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Side."})
     pc = JsonBoolean(metadata={"description": "A player character."})
@@ -113,11 +121,7 @@ class CombatantStateSchema(Schema):
     holding = fields.Nested(HoldingSchema, allow_none=True, metadata={"description": "A grapple hold, or null."})
 
 
-class EncounterOptionsSchema(Schema):
-    """runequest-house options (GET /v1/rulesets/runequest-house); checked by the ruleset."""
-
-    class Meta:
-        unknown = "include"
+EncounterOptionsSchema = OptionsSchema
 
 
 class RoundActionSchema(Schema):
@@ -150,7 +154,8 @@ class StateSchema(Schema):
 
     ruleset = choice(("runequest-house",), "The ruleset.")
     round = whole(0, 10**6, "Rounds resolved so far.")
-    options = fields.Dict(metadata={"description": "Options in force (those differing from the defaults)."})
+    options = fields.Nested(OptionsSchema, metadata={"description": "Options in force (those differing from the "
+                                                                    "defaults)."})
     combatants = fields.List(fields.Nested(CombatantStateSchema), required=True, validate=validate.Length(1, 100),
                              metadata={"description": "The combatants."})
 

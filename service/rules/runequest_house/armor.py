@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import RulesError, UnknownName
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,7 @@ def piece_ap(layer: int | str, options: Mapping[str, Any], field: tuple) -> int:
     if isinstance(layer, str):
         pack = options["armor_pack"]
         if layer not in pack:
-            raise RulesError(f"unknown armor piece {layer!r}; known: {sorted(pack)}", field)
+            raise UnknownName(f"unknown armor piece {layer!r}; known: {sorted(pack)}", field)
         return pack[layer]
     return layer
 

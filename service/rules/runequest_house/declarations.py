@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.options import whole
 from service.rules.runequest_house.model import State
 
@@ -33,7 +33,7 @@ def check(state: State, declarations: list[dict[str, Any]], path: tuple = ("decl
                 raise RulesError(f"unknown field {key!r}", (*where, key))
         ident = raw.get("combatant")
         if ident not in people:
-            raise RulesError(f"unknown combatant {ident!r}", (*where, "combatant"))
+            raise UnknownName(f"unknown combatant {ident!r}", (*where, "combatant"))
         if ident in seen:
             raise RulesError(f"{ident!r} already declared this round", (*where, "combatant"))
         seen.add(ident)
@@ -63,7 +63,7 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
             raise RulesError(f"unknown field {key!r}", (*path, key))
     kind = raw.get("type")
     if kind not in options["intent_actions"]:
-        raise RulesError(f"type must be one of {list(options['intent_actions'])}", (*path, "type"))
+        raise Contradiction(f"type must be one of {list(options['intent_actions'])}", (*path, "type"))
     mode = raw.get("mode") or "normal"
     if mode in UNSUPPORTED_MODES:
         raise RulesError(f"mode {mode!r} needs rules the text does not supply (not implemented)", (*path, "mode"))
@@ -89,7 +89,7 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
     if raw.get("weapon") is not None or kind in ("attack", "missile"):
         index = whole(raw.get("weapon", 0), (*path, "weapon"), 0, 7)
         if index >= len(who["weapons"]):
-            raise RulesError(f"no weapon {index}", (*path, "weapon"))
+            raise Contradiction(f"no weapon {index}", (*path, "weapon"))
         weapon = who["weapons"][index]
         if kind == "missile" and weapon["kind"] == "melee" and mode != "grapple":
             raise RulesError("a missile attack needs a thrown or projected weapon", (*path, "weapon"))
@@ -99,7 +99,7 @@ def _action(raw: Any, who: Mapping[str, Any], people: Mapping[str, Any], options
     else:
         action["weapon"] = None
     if kind == "cast" and raw.get("spell_sr") is None and raw.get("magic_points") is None:
-        raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
+        raise Contradiction("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
     for key in ("spell_sr", "magic_points"):
         action[key] = None if raw.get(key) is None else whole(raw[key], (*path, key), 0, 30)
     action["move_actions"] = whole(raw.get("move_actions", 1 if kind == "move" else 0), (*path, "move_actions"), 0, 2)

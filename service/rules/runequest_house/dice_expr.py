@@ -9,11 +9,14 @@ from fractions import Fraction
 from functools import lru_cache
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 
 TERM = re.compile(r"([+-]?)(\d*)d(\d+)|([+-]?)(\d+)")
 MAX_DICE = 40
 MAX_SPREAD = 400  # keeps exact distributions quick: 40d10, 20d20, 4d100
+_TERM = "(?:(?:[1-9]|[1-3][0-9]|40)?d(?:[1-9]|[1-9][0-9]|100)|[0-9]{1,3})"
+DICE_SHAPE = {"type": "string", "minLength": 1, "maxLength": 40, "pattern": f"^[+-]?{_TERM}([+-]{_TERM})*$"}
+_SHAPE = re.compile(DICE_SHAPE["pattern"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,26 +69,18 @@ class Expression:
 @lru_cache(maxsize=512)
 def parse(text: str, field: tuple = ("damage",)) -> Expression:
     """An expression from its ASCII text (422 naming `field` when it is not one)."""
-    compact = text.replace(" ", "")
-    if not compact or len(compact) > 40:
-        raise RulesError('must be a dice expression like "1d8+1"', field)
-    position, dice, constant = 0, [], 0
-    for match in TERM.finditer(compact):
-        if match.start() != position or (position and not (match.group(1) or match.group(4))):
-            raise RulesError('must be a dice expression like "1d8+1"', field)
-        position = match.end()
+    if not isinstance(text, str) or not 1 <= len(text) <= 40 or not _SHAPE.match(text):
+        raise RulesError('must be a dice expression like "1d8+1" (`DICE_SHAPE`)', field)
+    dice, constant = [], 0
+    for match in TERM.finditer(text):
         if match.group(3) is not None:
-            count = int(match.group(2) or 1)
-            sides = int(match.group(3))
-            if not 1 <= count <= MAX_DICE or not 1 <= sides <= 100:
-                raise RulesError(f"dice must be 1..{MAX_DICE} dice of 1..100 sides", field)
-            dice.append((-1 if match.group(1) == "-" else 1, count, sides))
+            dice.append((-1 if match.group(1) == "-" else 1, int(match.group(2) or 1), int(match.group(3))))
         else:
             constant += int(match.group(5)) * (-1 if match.group(4) == "-" else 1)
-    if position != len(compact) or abs(constant) > 1000:
-        raise RulesError('must be a dice expression like "1d8+1"', field)
+    if abs(constant) > 1000:
+        raise Contradiction("the constants add up to more than 1000", field)
     if sum(count * sides for _, count, sides in dice) > MAX_SPREAD:
-        raise RulesError(f"the dice may span at most {MAX_SPREAD} values (count x sides summed)", field)
+        raise Contradiction(f"the dice may span at most {MAX_SPREAD} values (count x sides summed)", field)
     return Expression(tuple(dice), constant)
 
 

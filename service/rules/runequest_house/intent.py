@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.runequest_house import stats
 from service.rules.trace import Step
 
@@ -29,7 +29,7 @@ def weapon_sr(weapon: Mapping[str, Any], options: Mapping[str, Any], path: tuple
         return weapon["sr"]
     known = options["weapon_pack"]["weapons"]
     if weapon.get("name") not in known:
-        raise RulesError(f"weapon {weapon.get('name')!r} has no sr and is not in the weapon pack", (*path, "sr"))
+        raise UnknownName(f"weapon {weapon.get('name')!r} has no sr and is not in the weapon pack", (*path, "sr"))
     return known[weapon["name"]]["sr"]
 
 
@@ -38,7 +38,7 @@ def cast_sr(action: Mapping[str, Any], dex: int, options: Mapping[str, Any], pat
     if action.get("spell_sr") is not None:
         return action["spell_sr"]
     if action.get("magic_points") is None:
-        raise RulesError("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
+        raise Contradiction("a cast needs spell_sr or magic_points", (*path, "spell_sr"))
     return stats.spell_sr(dex, action["magic_points"], options)
 
 
@@ -58,9 +58,9 @@ def state_intent(dex: int, siz: int, weapons: Sequence[Mapping[str, Any]], actio
         if action["type"] == "attack":
             index = action.get("weapon")
             if index is None:
-                raise RulesError("an attack names its weapon (an index into weapons)", (*where, "weapon"))
+                raise Contradiction("an attack names its weapon (an index into weapons)", (*where, "weapon"))
             if not 0 <= index < len(weapons):
-                raise RulesError(f"no weapon {index} (the combatant has {len(weapons)})", (*where, "weapon"))
+                raise Contradiction(f"no weapon {index} (the combatant has {len(weapons)})", (*where, "weapon"))
             sr = stats.melee_sr(dex, siz, weapon_sr(weapons[index], options, ("combatant", "weapons", index)), options)
         elif action["type"] == "missile":
             sr = stats.dex_sr(dex, options)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.runequest_house import percentile
 
 
@@ -57,7 +57,7 @@ def metres(counted: int, target: Target, options: Mapping[str, Any], field: tupl
     a Ride success adds the mount's SIZ."""
     if target.braced:
         if target.str is None:
-            raise RulesError("a braced target needs its STR (knockback needs more than STR + SIZ)", (*field, "str"))
+            raise Contradiction("a braced target needs its STR (knockback needs more than STR + SIZ)", (*field, "str"))
         threshold = target.str + target.siz
         if counted <= threshold:
             return threshold, 0

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.options import whole
 from service.rules.runequest_house import stats
 from service.rules.runequest_house.dice_expr import parse
@@ -57,7 +57,7 @@ def read_weapon(raw: Any, options: Mapping[str, Any], path: Path) -> dict[str, A
     stats_in = {k: v for k, v in raw.items() if k not in ("name", "attack", "parry")}
     merged = {**known, **stats_in}
     if "damage" not in merged or "type" not in merged:
-        raise RulesError(f"weapon {name!r} is not in the weapon pack: give its damage and type", (*path, "damage"))
+        raise UnknownName(f"weapon {name!r} is not in the weapon pack: give its damage and type", (*path, "damage"))
     out = {"name": name, "attack": whole(raw.get("attack"), (*path, "attack"), 0, 300),
            "parry": whole(raw.get("parry", 0), (*path, "parry"), 0, 300)}
     out.update(read_weapon_stats(merged, path))
@@ -162,7 +162,7 @@ def _ids(value: Any, path: Path) -> list[str]:
 def _layer(value: Any, options: Mapping[str, Any], path: Path) -> int | str:
     if isinstance(value, str):
         if value not in options["armor_pack"]:
-            raise RulesError(f"unknown armor piece {value!r}", path)
+            raise UnknownName(f"unknown armor piece {value!r}", path)
         return value
     return whole(value, path, 0, 30)
 
@@ -192,7 +192,7 @@ def read_state(data: Mapping[str, Any], options_reader: Any, path: Path = ()) ->
     ids = [c["id"] for c in combatants]
     for i, ident in enumerate(ids):
         if ids.index(ident) != i:
-            raise RulesError(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
+            raise Contradiction(f"combatant id {ident!r} is used twice", (*path, "combatants", i, "id"))
     for i, c in enumerate(combatants):
         for key in ("engaged_with", "closed_with"):
             for other in c[key]:

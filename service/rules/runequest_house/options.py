@@ -11,17 +11,17 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.rules.errors import RulesError
-from service.rules.options import DICE, OptionSpec, whole
+from service.rules.errors import Contradiction, RulesError
+from service.rules.options import OptionSpec, whole
+from service.rules.runequest_house import option_shapes as shapes
 from service.rules.runequest_house import pack
+from service.rules.runequest_house.dice_expr import parse
 from service.rules.runequest_house.pack import LOCATIONS
 
 Path = tuple[str | int, ...]
 FRACTION = re.compile(r"^\d{1,4}(/\d{1,4})?$")
-ACTIONS = ("attack", "parry", "dodge", "cast", "missile", "move", "draw")
-WEAPON_TYPES = ("crush", "slash", "impale")
-WEAPON_KINDS = ("melee", "thrown", "projected")
-SHIELD_SIZES = ("buckler", "small", "medium", "hoplite", "large")
+ACTIONS, WEAPON_TYPES, WEAPON_KINDS, SHIELD_SIZES = (shapes.ACTIONS, shapes.WEAPON_TYPES, shapes.WEAPON_KINDS,
+                                                     shapes.SHIELD_SIZES)
 
 
 @lru_cache(maxsize=256)
@@ -35,7 +35,7 @@ def read_fraction(value: Any, path: Path, low: Fraction = Fraction(0), high: Fra
     if not isinstance(value, str) or not FRACTION.match(value) or value.endswith("/0"):
         raise RulesError('must be a fraction string like "1/2"', path)
     if not low <= Fraction(value) <= high:
-        raise RulesError(f"must be between {low} and {high}", path)
+        raise Contradiction(f"must be between {low} and {high}", path)
     return value
 
 
@@ -70,13 +70,13 @@ def _ranges(value: Any, path: Path, first: int, last: int, payload: str, read: A
         _keys(row, ("min", "max", payload), where)
         low, high = whole(row["min"], (*where, "min")), whole(row["max"], (*where, "max"))
         if low != expect:
-            raise RulesError(f"rows must be contiguous: this one must start at {expect}", (*where, "min"))
+            raise Contradiction(f"rows must be contiguous: this one must start at {expect}", (*where, "min"))
         if high < low:
-            raise RulesError("max must not be below min", (*where, "max"))
+            raise Contradiction("max must not be below min", (*where, "max"))
         out.append({"min": low, "max": high, payload: read(row[payload], (*where, payload))})
         expect = high + 1
     if expect <= last:
-        raise RulesError(f"the rows must reach {last}", (*path, len(rows) - 1, "max"))
+        raise Contradiction(f"the rows must reach {last}", (*path, len(rows) - 1, "max"))
     return out
 
 
@@ -91,8 +91,7 @@ def _sr(value: Any, path: Path) -> int:
 
 
 def _bonus(value: Any, path: Path) -> str:
-    if not isinstance(value, str) or len(value) > 40 or not DICE.match(value):
-        raise RulesError('must be a dice expression like "+1d4"', path)
+    parse(value, path)
     return value
 
 
@@ -122,7 +121,7 @@ def read_location_hp(value: Any, path: Path) -> dict[str, Any]:
         _keys(row, ("min_hp", "max_hp", *LOCATIONS), where)
         low, high = whole(row["min_hp"], (*where, "min_hp")), whole(row["max_hp"], (*where, "max_hp"))
         if low != expect or high < low:
-            raise RulesError(f"rows must be contiguous from 1 (this one from {expect})", (*where, "min_hp"))
+            raise Contradiction(f"rows must be contiguous from 1 (this one from {expect})", (*where, "min_hp"))
         out.append({"min_hp": low, "max_hp": high,
                     **{loc: whole(row[loc], (*where, loc), 1, 100) for loc in LOCATIONS}})
         expect = high + 1
@@ -197,7 +196,7 @@ def read_clamp(value: Any, path: Path) -> list[int]:
     value = _list(value, path, 2, 2)
     low, high = whole(value[0], (*path, 0), 0, 100), whole(value[1], (*path, 1), 0, 100)
     if low > high:
-        raise RulesError("low must not exceed high", (*path, 1))
+        raise Contradiction("low must not exceed high", (*path, 1))
     return [low, high]
 
 
@@ -217,7 +216,7 @@ def read_small_shield_missile(value: Any, path: Path) -> dict[str, str]:
 
 
 def _fraction_option(default: str, tag: str, summary: str) -> OptionSpec:
-    return OptionSpec(default, tag, summary, reader=read_fraction)
+    return OptionSpec(default, tag, summary, reader=read_fraction, schema=shapes.FRACTION)
 
 
 OPTIONS: dict[str, OptionSpec] = {
@@ -226,9 +225,9 @@ OPTIONS: dict[str, OptionSpec] = {
     "rounding": OptionSpec("half_up", "CORE", "Fractions of .5 or more round up.", "enum", choices=("half_up",)),
     "degree_fractions": OptionSpec({"critical": "1/20", "special": "1/5", "fumble": "1/20"}, "CORE",
                                    "Critical and special as fractions of the skill, fumble count of 100 - skill.",
-                                   reader=read_degree_fractions),
+                                   reader=read_degree_fractions, schema=shapes.DEGREE_FRACTIONS),
     "resistance_clamp": OptionSpec([5, 95], "DEF", "Lowest and highest chance on the resistance table.",
-                                   reader=read_clamp),
+                                   reader=read_clamp, schema=shapes.CLAMP),
     "same_sr_dodge_penalty": OptionSpec(20, "DEF", "Dodge penalty per extra attack landing on the same SR.", "int",
                                         minimum=0, maximum=50),
     "parry_weapon_damage": OptionSpec(1, "DEF", "AP a bladed parry takes off a failed attacking weapon.", "int",
@@ -241,7 +240,8 @@ OPTIONS: dict[str, OptionSpec] = {
     "fast_target_penalty": OptionSpec(20, "DEF", "Attack penalty against a fast-moving target (doubled at point "
                                                  "blank).", "int", minimum=0, maximum=100),
     "shield_cover_locations": OptionSpec({"buckler": 1, "small": 2, "medium": 2, "hoplite": 3, "large": 3}, "DEF",
-                                         "Locations a shield covers instead of parrying.", reader=read_shield_cover),
+                                         "Locations a shield covers instead of parrying.", reader=read_shield_cover,
+                                         schema=shapes.SHIELD_COVER),
     "closed_long_weapon_factor": _fraction_option("1/2", "DEF", "Attack factor of a closed wielder of a weapon of "
                                                                 "2 m or more."),
     "prone_attack_penalty": OptionSpec(20, "DEF", "Attack penalty of a prone attacker.", "int", minimum=0,
@@ -260,7 +260,8 @@ OPTIONS: dict[str, OptionSpec] = {
                                  "enum", choices=("add_then_multiply", "multiply_then_add")),
     "small_shield_missile_parry": OptionSpec({"normal": "1/5", "point_blank": "critical_only"}, "DEF",
                                              "Parry of projected missiles by shields smaller than a hoplite.",
-                                             reader=read_small_shield_missile),
+                                             reader=read_small_shield_missile,
+                                             schema=shapes.SMALL_SHIELD_MISSILE),
     "braced_extra_from": OptionSpec("str_plus_siz", "DEF", "Where a braced figure's extra knockback metres count "
                                                            "from.", "enum", choices=("str_plus_siz", "siz")),
     "collision_min_dice": OptionSpec(1, "DEF", "Least d6 of a knockback collision.", "int", minimum=0, maximum=3),
@@ -280,17 +281,20 @@ OPTIONS: dict[str, OptionSpec] = {
     "max_rounds": OptionSpec(30, "DEF", "Rounds after which a simulated fight is a draw.", "int", minimum=1,
                              maximum=1000),
     "melee_locations": OptionSpec(pack.melee_locations(), "CORE", "Melee hit-location table (d20).",
-                                  reader=read_locations),
+                                  reader=read_locations, schema=shapes.LOCATION_TABLE),
     "missile_locations": OptionSpec(pack.missile_locations(), "CORE", "Missile hit-location table (d20).",
-                                    reader=read_locations),
-    "dex_sr_table": OptionSpec(pack.dex_sr(), "CORE", "DEX strike ranks.", reader=read_sr_table),
-    "siz_sr_table": OptionSpec(pack.siz_sr(), "CORE", "SIZ strike ranks.", reader=read_sr_table),
+                                    reader=read_locations, schema=shapes.LOCATION_TABLE),
+    "dex_sr_table": OptionSpec(pack.dex_sr(), "CORE", "DEX strike ranks.", reader=read_sr_table,
+                               schema=shapes.SR_TABLE),
+    "siz_sr_table": OptionSpec(pack.siz_sr(), "CORE", "SIZ strike ranks.", reader=read_sr_table,
+                               schema=shapes.SR_TABLE),
     "damage_bonus_table": OptionSpec(pack.damage_bonus(), "CORE", "Damage bonus by STR + SIZ.",
-                                     reader=read_damage_bonus),
+                                     reader=read_damage_bonus, schema=shapes.BONUS_TABLE),
     "location_hp_table": OptionSpec(pack.location_hp(), "CORE", "Location hit points by total HP.",
-                                    reader=read_location_hp),
-    "armor_pack": OptionSpec(pack.armor(), "CORE", "AP of named armor pieces.", reader=read_armor_pack),
+                                    reader=read_location_hp, schema=shapes.LOCATION_HP),
+    "armor_pack": OptionSpec(pack.armor(), "CORE", "AP of named armor pieces.", reader=read_armor_pack,
+                             schema=shapes.ARMOR_PACK),
     "weapon_pack": OptionSpec({"weapons": pack.weapons(), "shields": pack.shields()}, "CORE",
                               "Named weapons and shields (broadsword from RQ3, the rest mostly invented).",
-                              reader=read_weapon_pack),
+                              reader=read_weapon_pack, schema=shapes.WEAPON_PACK),
 }

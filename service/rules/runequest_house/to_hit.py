@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.runequest_house import percentile
 from service.rules.runequest_house.options import fraction
 from service.rules.runequest_house.percentile import Bands
@@ -103,7 +103,7 @@ def defence_check(defence: Mapping[str, Any], weapon: Mapping[str, Any], situati
     if kind == "none":
         return Defence("none", None, False)
     if defence.get("skill") is None:
-        raise RulesError(f"a {kind} needs its skill", (*field, "skill"))
+        raise Contradiction(f"a {kind} needs its skill", (*field, "skill"))
     if kind == "dodge" and defence["braced"]:
         raise RulesError("a braced figure cannot dodge (Bracing Against Knockback)", (*field, "braced"))
     additive: list[tuple[int, str]] = []
