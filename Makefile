@@ -34,12 +34,12 @@ node_modules/.installed: package.json package-lock.json
 
 node-tools: node_modules/.installed
 
-# Refresh the vendored Swagger UI (service/api/docs_static) from the pinned swagger-ui-dist package.
+# Refresh the vendored Swagger UI (service/api/http/docs_static) from the pinned swagger-ui-dist package.
 vendor-docs: node-tools
 	cp $(addprefix node_modules/swagger-ui-dist/,swagger-ui-bundle.js swagger-ui-bundle.js.LICENSE.txt \
-	   swagger-ui.css favicon-16x16.png favicon-32x32.png LICENSE NOTICE) service/api/docs_static/
+	   swagger-ui.css favicon-16x16.png favicon-32x32.png LICENSE NOTICE) service/api/http/docs_static/
 	node -p '"swagger-ui-dist " + require("swagger-ui-dist/package.json").version + " (npm), copied by `make vendor-docs`"' \
-	   > service/api/docs_static/VERSION
+	   > service/api/http/docs_static/VERSION
 
 bench: install
 	command -v wrk >/dev/null || { apt-get update -q && apt-get install -y -q wrk; }

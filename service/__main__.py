@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def main(argv: list[str]) -> int:
@@ -28,19 +29,26 @@ def main(argv: list[str]) -> int:
 
         return verify(argv[1:])
     if command == "receipt-key" and len(argv) in (2, 3) and argv[-1] in (argv[1], "--if-missing"):
-        from service.api.receipt_keys import rotate_file
+        from service.api.kit.receipt_keys import rotate_file
 
         print(rotate_file(argv[1], if_missing=argv[-1] == "--if-missing"))
         return 0
     if command == "apikey" and len(argv) == 3 and argv[1] == "create" and argv[2].strip():
-        from service.api.auth import create_key, redis_for_cli
+        from service.api.http.auth import create_key
 
-        print(create_key(redis_for_cli(), argv[2].strip()))
+        print(create_key(_redis_of_app(), argv[2].strip()))
         return 0
     print("usage: python -m service serve | spec | simulate <file> [--trials N] | verify <audit file> "
           "| receipt-key <file> [--if-missing] | apikey create <tenant>",
           file=sys.stderr)
     return 2
+
+
+def _redis_of_app() -> Any:
+    """The Redis client of an app built from the environment (for the `apikey` command)."""
+    from service.app import create_app
+
+    return create_app().extensions["referee.redis"].redis()
 
 
 if __name__ == "__main__":

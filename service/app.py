@@ -6,12 +6,14 @@ from typing import Callable
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import auth, bodies, cors, errors, logging, observability, register_blueprints
-from service.api.docs import docs_blueprint
-from service.api.json_output import FastJSONProvider
-from service.api.contract import ContractPlugin
-from service.api.openapi import RefereeApi, RefereePlugin, package_version
-from service.api.receipt_keys import configured_keys
+from service.api import register_blueprints
+from service.api.kit import events
+from service.api.http import auth, bodies, cors, errors, logging, observability
+from service.api.http.docs import docs_blueprint
+from service.api.http.json_output import FastJSONProvider
+from service.api.http.contract import ContractPlugin
+from service.api.http.openapi import RefereeApi, RefereePlugin, package_version
+from service.api.kit.receipt_keys import configured_keys
 from service.config import Config
 from service.sessions.connection import encounter_store
 
@@ -25,6 +27,7 @@ API_DESCRIPTION = (
 LICENSE = {"name": "Proprietary: all rights reserved", "identifier": "LicenseRef-Proprietary"}
 
 
+FILLERS = {events.EVENT_NAMES: events.stream_event_names}  # response descriptions listing every event type
 PLAIN = "_referee_plain"  # set on a function found to need no async wrapper
 
 
@@ -69,7 +72,7 @@ def create_app(config: Config | None = None) -> Flask:
     app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
     app.extensions["referee.receipt_keys"] = configured_keys(config)
     _hooks(app, config)
-    api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin(), "extra_plugins": [ContractPlugin()]})
+    api = RefereeApi(app, spec_kwargs={"marshmallow_plugin": RefereePlugin(), "extra_plugins": [ContractPlugin(FILLERS)]})
     app.extensions["referee.api"] = api
     register_blueprints(api)
     app.register_blueprint(docs_blueprint)

@@ -1,4 +1,18 @@
-"""HTTP adapters: blueprints, schemas and the single error module."""
+"""The HTTP side of Referee: what the service offers, mounted under /v1.
+
+Layers, highest first (a module imports from its own layer or the ones below it, never above):
+    service.api
+    service.api.rulesets, service.api.encounters, service.api.simulations, service.api.ars_magica,
+        service.api.runequest_house, service.api.smoting, service.api.tactical, service.api.war_and_combat
+    service.api.kit
+    service.api.http
+
+- resources: `rulesets` (what each ruleset is, its tables), `encounters` (kept between requests),
+  `simulations` (background jobs), and one package per ruleset (its calculators and stateless step);
+- `kit`: what every resource builds on: field helpers, the calculator kit, event and payload schemas;
+- `http`: the plumbing under every request (auth and limits, CORS, body checks, errors, logging, metrics,
+  JSON output, the Blueprint, spec and docs serving).
+"""
 from __future__ import annotations
 
 import importlib
@@ -10,14 +24,15 @@ from service.rules import registry
 
 def register_blueprints(api: Api) -> None:
     """Mount every blueprint under /v1 (imported here so nothing is built at import time)."""
-    from service.api import headers
-    from service.api.encounters import blp as encounters
-    from service.api.observability import blp as observability
-    from service.api.receipts import blp as receipts
+    from service.api.encounters.views import blp as encounters
+    from service.api.http import headers
+    from service.api.http.observability import blp as observability
+    from service.api.kit.packages import ruleset_blueprints
+    from service.api.kit.receipts import blp as receipts
     from service.api.rulesets import blp as rulesets
-    from service.api.simulations import blp as simulations
+    from service.api.simulations.views import blp as simulations
 
-    importlib.import_module(f"{__name__}.encounter_dice")  # its operations join the encounters blueprint, after them
+    importlib.import_module(f"{__name__}.encounters.dice")  # its operations join the encounters blueprint, after them
     headers.register(api.spec)
     api.spec.components.security_scheme("bearerAuth", {
         "type": "http", "scheme": "bearer",
@@ -33,29 +48,3 @@ def register_blueprints(api: Api) -> None:
     for ruleset in registry.all_rulesets():
         for blp in ruleset_blueprints(ruleset.package):
             api.register_blueprint(blp, url_prefix=f"/v1/{ruleset.id}")
-
-
-def ruleset_blueprints(package: str) -> list:
-    """The calculator blueprints of a ruleset: `service.api.<package>.blueprints()` (none without one)."""
-    try:
-        module = importlib.import_module(f"{__name__}.{package}")
-    except ModuleNotFoundError as error:
-        if error.name != f"{__name__}.{package}":
-            raise
-        return []
-    return module.blueprints()
-
-
-def module_blueprints(package: str, modules: tuple[str, ...]) -> list:
-    """The `blp` of each of `package`'s `modules` that exists, in order (a ruleset's families may land one
-    at a time)."""
-    found = []
-    for name in modules:
-        try:
-            module = importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.{name}":
-                raise
-            continue
-        found.append(module.blp)
-    return found

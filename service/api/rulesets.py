@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from flask import Response
-from service.api.blueprint import Blueprint
+from service.api.http.blueprint import Blueprint
 from marshmallow import Schema, fields, validate
 
-from service.api.caching import cacheable, conditional
-from service.api.headers import headers
+from service.api.http.caching import cacheable, conditional
+from service.api.http.headers import headers
 from service.rules import registry
 
 blp = Blueprint("rulesets", __name__, description="Rulesets and their tables, as data.")

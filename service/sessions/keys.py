@@ -11,7 +11,7 @@ worker CPU, so one shard carries many workers' traffic; encounters, which are mo
 requests, spread over every shard. `tests/integration/test_cross_slot.py` checks every script and every
 command the stores send.
 
-API keys (`referee:apikey:<digest>`, service.api.auth) keep their untagged names: they are long-lived, and
+API keys (`referee:apikey:<digest>`, service.api.http.auth) keep their untagged names: they are long-lived, and
 each is only ever used alone.
 """
 from __future__ import annotations

@@ -10,7 +10,6 @@ from typing import Any
 from flask import Flask, Response, request, stream_with_context
 from redis.exceptions import RedisError
 
-from service.api.auth import current_tenant
 from service.sessions.errors import EncounterNotFound
 from service.streams import HANDOFF, sse
 from service.streams.admission import Admission, Lease
@@ -21,9 +20,8 @@ _hubs: dict[int, StreamHub] = {}  # id(app) -> the hub of this process (built af
 _lock = threading.Lock()
 
 
-def client_of() -> str:
-    """Whose streams count together: the API key's tenant, else the client address."""
-    tenant = current_tenant()
+def client_of(tenant: str | None) -> str:
+    """Whose streams count together: the API key's tenant (passed in by the API), else the client address."""
     return f"tenant:{tenant}" if tenant else f"ip:{request.remote_addr}"
 
 
@@ -56,13 +54,14 @@ def stop_hubs() -> None:
         hub.stop()
 
 
-def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, since: int) -> Response:
+def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, since: int,
+                tenant: str | None) -> Response:
     """The stream's response: admitted against the caps (429 past them), then served."""
     if request.method == "HEAD":  # the headers a GET would send, and no stream to hold open
         return Response(mimetype="text/event-stream", headers=HEADERS)
     config = app.extensions["referee.config"]
     gate = admission(app)
-    lease = gate.admit(client_of(), encounter_id)
+    lease = gate.admit(client_of(tenant), encounter_id)
     handoff = request.environ.get(HANDOFF)
     try:
         if handoff is not None:
@@ -81,13 +80,13 @@ def open_stream(app: Flask, repository: Any, encounter_id: str, token: str, sinc
 
 
 def open_polled_stream(app: Flask, key: str, poll: Callable[[], tuple[str, bool]], every: float,
-                       seconds: float, threaded: Iterator[str]) -> Response:
+                       seconds: float, threaded: Iterator[str], tenant: str | None) -> Response:
     """A stream fed by polling (`poll() -> (text, done)` every `every` s, for at most `seconds`), under the
     per-client cap and a per-`key` cap: handed to the hub where the server can, else `threaded`."""
     if request.method == "HEAD":
         return Response(mimetype="text/event-stream", headers=HEADERS)
     gate = admission(app)
-    lease = gate.admit(client_of(), key)
+    lease = gate.admit(client_of(tenant), key)
     handoff = request.environ.get(HANDOFF)
     try:
         if handoff is not None:

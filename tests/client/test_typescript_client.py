@@ -13,8 +13,8 @@ import pytest
 import requests
 import yaml
 
-from service.api.encounters_schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
-from service.api.simulations import EXAMPLE as SIMULATION
+from service.api.encounters.schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
+from service.api.simulations.views import EXAMPLE as SIMULATION
 from tests.client.ts_calls import program
 from tests.load.stack import ROOT, start_stack
 

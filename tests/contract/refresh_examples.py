@@ -1,4 +1,4 @@
-"""`python -m tests.contract.refresh_examples`: rewrite service/api/examples.json (the response examples
+"""`python -m tests.contract.refresh_examples`: rewrite service/api/http/examples.json (the response examples
 the spec shows) from what the app answers to every operation's request example, then `make spec`.
 
 Run it after adding or changing an operation (and after merging new rulesets). Bodies are trimmed where
@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from service.api.contract import EXAMPLES
+from service.api.http.contract import EXAMPLES
 from tests.contract.examples_walk import running_app, walk
 
 MAX_ITEMS = 4

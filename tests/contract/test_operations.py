@@ -81,7 +81,7 @@ def test_descriptions_only_get_more_complete(spec):
 
 
 def test_info_names_the_package_version_and_a_licence(spec):
-    from service.api.openapi import package_version
+    from service.api.http.openapi import package_version
 
     assert spec["info"]["version"] == package_version()
     assert spec["info"]["license"]["name"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from service.api.encounters_schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
+from service.api.encounters.schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
 
 CHROMIUM = os.environ.get("REFEREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():

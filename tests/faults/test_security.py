@@ -6,7 +6,7 @@ import pytest
 import requests
 from redis import Redis
 
-from service.api.auth import create_key
+from service.api.http.auth import create_key
 from tests.faults.conftest import ATTACKS, BANDIT, TO_HIT, UNREACHABLE_LIMIT, new_encounter
 from tests.load.stack import start_stack
 from tests.unit.sessions.conftest import KNIGHT

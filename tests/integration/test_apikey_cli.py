@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from redis import Redis
 
-from service.api.auth import KEY_PREFIX, key_digest
+from service.api.http.auth import KEY_PREFIX, key_digest
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]

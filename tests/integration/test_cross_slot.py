@@ -22,7 +22,7 @@ from redis import Redis
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
-from service.api.auth import create_key
+from service.api.http.auth import create_key
 from service.app import create_app
 from service.jobs import submit
 from service.jobs.celery_app import make_celery

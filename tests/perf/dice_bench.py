@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 
-from service.api.receipt_keys import ReceiptKeys, new_key, write_keys
+from service.api.kit.receipt_keys import ReceiptKeys, new_key, write_keys
 from service.rules.committed import CommittedRandom, new_server_seed
 from service.sessions import audit, commitments
 from service.sessions.steps import resolve_once

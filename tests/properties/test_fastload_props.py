@@ -6,8 +6,8 @@ import copy
 from hypothesis import given, settings, strategies as st
 from marshmallow import ValidationError
 
-from service.api.blueprint import same_values
-from service.api.fastload import NotFast, compile_loader
+from service.api.http.blueprint import same_values
+from service.api.http.fastload import NotFast, compile_loader
 from service.api.tactical.damage_schemas import ArmorWearRequestSchema, DamageRequestSchema
 from service.api.tactical.to_hit_schemas import ToHitRequestSchema
 

@@ -3,7 +3,7 @@ die still had to be rolled, and null when every die came from `rolls` (README of
 "Dice, seeds and caller-supplied rolls")."""
 from __future__ import annotations
 
-from service.api.rounds import resolve_round
+from service.api.kit.steps import resolve_round
 from tests.unit.test_ruleset_interface import A, B, coin_duel  # noqa: F401 (fixture)
 
 STATE = {"combatants": [A, B], "options": {}}

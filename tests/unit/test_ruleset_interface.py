@@ -8,7 +8,7 @@ import json
 import pytest
 
 from service.app import create_app
-from service.api import ruleset_http
+from service.api.kit import payloads as ruleset_http
 from service.rules import registry
 from service.rules.errors import RulesError
 from service.sessions.encounters import Encounters

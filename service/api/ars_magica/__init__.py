@@ -1,8 +1,8 @@
 """Blueprints of the `ars-magica` ruleset's calculators (seed 002) and its payload schemas."""
 from __future__ import annotations
 
-from service.api import module_blueprints
-from service.api.blueprint import Blueprint
+from service.api.kit.packages import module_blueprints
+from service.api.http.blueprint import Blueprint
 
 MODULES = ("to_hit", "damage", "check", "combatant", "movement", "rounds")
 

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from service.api.ars_magica.common import exact_pair
-from service.api.schemas import RollSchema, trace_field
+from service.api.kit.schemas import RollSchema, trace_field
 from service.rules import registry
 from service.rules.ars_magica import stress
 from service.rules.dice import DiceSource

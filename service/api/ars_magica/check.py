@@ -7,10 +7,10 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import exact_pair, exact_text, options_field, probability, rolls_schema
-from service.api.blueprint import Blueprint
-from service.api.fields import choice, flag, whole
-from service.api.receipts import receipt_answer_field, receipt_field, receipted
-from service.api.schemas import JsonInteger, Strict, seed_field
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import choice, flag, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field, receipted
+from service.api.kit.schemas import JsonInteger, Strict, seed_field
 from service.rules.ars_magica import checks, ladders
 from service.rules.errors import Contradiction
 from service.rules.trace import Step

@@ -14,9 +14,9 @@ from service.api.ars_magica.gear import (
     ShieldSchema,
     WeaponSchema,
 )
-from service.api.blueprint import Blueprint
-from service.api.fields import choice, flag, whole
-from service.api.schemas import Strict, trace_field
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import choice, flag, whole
+from service.api.kit.schemas import Strict, trace_field
 from service.rules.ars_magica import ladders, totals
 from service.rules.trace import Step
 

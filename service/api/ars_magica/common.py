@@ -8,8 +8,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import fraction_text, whole
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
+from service.api.kit.fields import fraction_text, whole
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.rules.ars_magica.options import OPTIONS
 from service.rules.options import OptionSpec
 

@@ -15,10 +15,10 @@ from service.api.ars_magica.common import (
     probability,
     rolls_schema,
 )
-from service.api.blueprint import Blueprint
-from service.api.fields import choice, flag, whole
-from service.api.receipts import receipt_answer_field, receipt_field, receipted
-from service.api.schemas import Strict, seed_field
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import choice, flag, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field, receipted
+from service.api.kit.schemas import Strict, seed_field
 from service.rules.ars_magica import damage
 from service.rules.ars_magica.options import LOCATIONS
 from service.rules.errors import Contradiction

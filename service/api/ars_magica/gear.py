@@ -6,8 +6,8 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from service.api.fields import flag, whole
-from service.api.schemas import Strict
+from service.api.kit.fields import flag, whole
+from service.api.kit.schemas import Strict
 from service.rules.ars_magica.totals import ABILITIES, CHARACTERISTICS
 
 RANGES = ("touch", "reach", "close", "missile")

@@ -7,9 +7,9 @@ from marshmallow import Schema, fields, validate
 
 from service.api.ars_magica import answers
 from service.api.ars_magica.common import options_field
-from service.api.blueprint import Blueprint
-from service.api.fields import fraction_text, whole
-from service.api.schemas import Strict, trace_field
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import fraction_text, whole
+from service.api.kit.schemas import Strict, trace_field
 from service.rules.ars_magica import ladders, movement
 from service.rules.rounding import exact
 

@@ -10,8 +10,8 @@ from service.api.ars_magica.state import (
     DeclarationSchema,
     EncounterStateSchema,
 )
-from service.api.blueprint import Blueprint
-from service.api.rounds import RoundRequestBase, RoundResponseBase, resolve_round
+from service.api.http.blueprint import Blueprint
+from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 
 blp = Blueprint("ars-magica-rounds", __name__, description="Ars Magica: resolve one round statelessly (seed 002, "
                 "COMBAT SEQUENCE).")

@@ -14,8 +14,8 @@ from service.api.ars_magica.gear import (
     ShieldSchema,
     WeaponSchema,
 )
-from service.api.fields import choice, flag, whole
-from service.api.schemas import JsonFloat, JsonInteger, Strict
+from service.api.kit.fields import choice, flag, whole
+from service.api.kit.schemas import JsonFloat, JsonInteger, Strict
 from service.rules.ars_magica.engine import ACTIONS, TWO_WEAPONS
 from service.rules.ars_magica.options import LOCATIONS
 from service.rules.ars_magica.state import EFFECT_KINDS, STANCES

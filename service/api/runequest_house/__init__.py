@@ -1,7 +1,7 @@
 """Blueprints of the `runequest-house` calculators (seed 004) and its encounter payload schemas."""
 from __future__ import annotations
 
-from service.api.blueprint import Blueprint
+from service.api.http.blueprint import Blueprint
 from service.api.runequest_house.event_schemas import EVENT_SCHEMAS
 from service.api.runequest_house.state_schemas import (
     CombatantStateSchema,

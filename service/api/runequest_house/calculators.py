@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.receipts import receipted
+from service.api.http.blueprint import Blueprint
+from service.api.kit.receipts import receipted
 from service.api.runequest_house import check_schemas as cs
 from service.api.runequest_house import damage_schemas as ds
 from service.api.runequest_house.attack_answers import attack_answer

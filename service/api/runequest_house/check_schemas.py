@@ -5,8 +5,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.api.fields import choice, flag, probability_dict, string_or_null, whole
-from service.api.receipts import receipt_answer_field, receipt_field
+from service.api.kit.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     ITEMS,
     LOCATIONS,
@@ -26,7 +26,7 @@ from service.api.runequest_house.common import (
     trace_field,
 )
 from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.rules.runequest_house.dice_expr import DICE_SHAPE
 
 MULTIPLIERS = ("1", "3/4", "1/2", "1/5")

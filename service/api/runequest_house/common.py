@@ -7,9 +7,9 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api import schemas
-from service.api.fields import exact_strings, fraction_text, options_schema, whole
-from service.api.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
+from service.api.kit import schemas
+from service.api.kit.fields import exact_strings, fraction_text, options_schema, whole
+from service.api.kit.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
 from service.rules.dice import DiceSource
 from service.rules.runequest_house import RULESET
 from service.rules.runequest_house.dice_expr import DICE_SHAPE

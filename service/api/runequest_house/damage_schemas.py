@@ -5,8 +5,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.api.fields import choice, flag, probability_dict, string_or_null, whole
-from service.api.receipts import receipt_answer_field, receipt_field
+from service.api.kit.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     LOCATIONS,
     WEAPON_TYPES,
@@ -21,7 +21,7 @@ from service.api.runequest_house.common import (
     seed_field,
     trace_field,
 )
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.rules.runequest_house.dice_expr import DICE_SHAPE
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from service.api.schemas import JsonBoolean, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonInteger
 
 
 def _text(description: str, **kw) -> fields.String:

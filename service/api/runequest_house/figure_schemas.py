@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import choice, flag, probability_dict, string_or_null, whole
-from service.api.receipts import receipt_answer_field, receipt_field
+from service.api.kit.fields import choice, flag, probability_dict, string_or_null, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.runequest_house.common import (
     ACTIONS,
     LOCATIONS,
@@ -18,7 +18,7 @@ from service.api.runequest_house.common import (
     seed_field,
     trace_field,
 )
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 
 class CharacteristicsSchema(Schema):

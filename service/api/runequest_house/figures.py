@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Response, request
 
-from service.api.blueprint import Blueprint
-from service.api.caching import cacheable
-from service.api.fields import fraction_text
-from service.api.receipts import receipted
+from service.api.http.blueprint import Blueprint
+from service.api.http.caching import cacheable
+from service.api.kit.fields import fraction_text
+from service.api.kit.receipts import receipted
 from service.api.runequest_house import figure_schemas as fs
 from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
 from service.rules.errors import Contradiction, RulesError

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.rounds import resolve_round
+from service.api.http.blueprint import Blueprint
+from service.api.kit.steps import resolve_round
 from service.api.runequest_house.state_schemas import EXAMPLE_STATE, RoundRequestSchema, RoundResponseSchema
 
 blp = Blueprint("runequest-house-rounds", __name__, description="runequest-house (seed 004): one melee round.")

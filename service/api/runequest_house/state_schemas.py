@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import choice, flag, whole
-from service.api.rounds import RoundRequestBase, RoundResponseBase
+from service.api.kit.fields import choice, flag, whole
+from service.api.kit.steps import RoundRequestBase, RoundResponseBase
 from service.api.runequest_house.common import (
     ACTIONS,
     LOCATIONS,
@@ -16,7 +16,7 @@ from service.api.runequest_house.common import (
     dice_field,
 )
 from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 
 class CharacteristicsStateSchema(Schema):

@@ -1,7 +1,7 @@
 """Blueprints and payload schemas of the `smoting` ruleset (seed 003)."""
 from __future__ import annotations
 
-from service.api.blueprint import Blueprint
+from service.api.http.blueprint import Blueprint
 from service.api.smoting.common import SmotingOptionsSchema
 from service.api.smoting.event_schemas import EVENT_SCHEMAS
 from service.api.smoting.state_schemas import CombatantSchema, DeclarationSchema, SetupSchema, StateSchema

@@ -5,10 +5,10 @@ from typing import Any
 
 from flask import Response
 
-from service.api.blueprint import Blueprint
-from service.api.caching import cacheable
-from service.api.fields import fraction_text
-from service.api.receipts import receipted
+from service.api.http.blueprint import Blueprint
+from service.api.http.caching import cacheable
+from service.api.kit.fields import fraction_text
+from service.api.kit.receipts import receipted
 from service.api.smoting import (
     check_schemas,
     combatant_schemas,

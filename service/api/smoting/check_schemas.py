@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import flag, whole
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.kit.fields import flag, whole
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.api.smoting.common import (
     POOL,
     answer_fields,

@@ -7,9 +7,9 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import fraction_text, probability_dict, string_or_null
-from service.api.receipts import receipt_answer_field, receipt_field
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
+from service.api.kit.fields import fraction_text, probability_dict, string_or_null
+from service.api.kit.receipts import receipt_answer_field, receipt_field
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
 from service.rules.smoting.options import OPTIONS
 
@@ -80,7 +80,7 @@ def answer_fields() -> dict[str, fields.Field]:
 
 
 def request_fields(roles: dict[str, str]) -> dict[str, fields.Field]:
-    from service.api.schemas import calculator_rolls_field
+    from service.api.kit.schemas import calculator_rolls_field
     return {"options": options_field(), "seed": seed_field(), "rolls": calculator_rolls_field(roles),
             "receipt": receipt_field()}
 

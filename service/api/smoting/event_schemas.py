@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from service.api.schemas import JsonBoolean, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonInteger
 
 TEXT = {"combatant": "Who the event is about.", "target": "The other combatant.", "die": "An action die.",
         "faces": "Faces rolled.", "successes": "Successes.", "dice": "Dice rolled.", "net": "Successes after parry.",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from service.api.fields import flag
-from service.api.schemas import JsonInteger
+from service.api.kit.fields import flag
+from service.api.kit.schemas import JsonInteger
 from service.api.smoting.common import (
     answer_fields,
     exact_field,

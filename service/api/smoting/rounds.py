@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.blueprint import Blueprint
-from service.api.rounds import RoundRequestBase, RoundResponseBase, resolve_round
-from service.api.schemas import JsonBoolean, JsonInteger
+from service.api.http.blueprint import Blueprint
+from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
+from service.api.kit.schemas import JsonBoolean, JsonInteger
 from service.api.smoting.state_schemas import DeclarationSchema, StateSchema
 
 blp = Blueprint("smoting-rounds", __name__, description="Smoting rounds: the action-dice countdown.")

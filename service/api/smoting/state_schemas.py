@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import flag, whole
+from service.api.kit.fields import flag, whole
 from service.api.smoting.combatant_schemas import ATTRIBUTE_NAMES, GROUPS
 from service.api.smoting.common import SmotingOptionsSchema
 

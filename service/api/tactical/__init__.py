@@ -1,8 +1,8 @@
 """Blueprints for the `tactical` ruleset's calculators (seed 000), and its payload schemas."""
 from __future__ import annotations
 
-from service.api import module_blueprints
-from service.api.blueprint import Blueprint
+from service.api.kit.packages import module_blueprints
+from service.api.http.blueprint import Blueprint
 from service.api.tactical.event_schemas import EVENT_SCHEMAS  # noqa: F401 (typed events in the contract)
 from service.api.tactical.simulation_schemas import OptionsSchema
 from service.api.tactical.state_schemas import (

@@ -10,11 +10,11 @@ import inspect
 from typing import Any, Callable
 
 from flask import current_app
-from service.api.blueprint import Blueprint
+from service.api.http.blueprint import Blueprint
 from service.api.tactical import request_examples as examples
 from marshmallow import Schema, ValidationError
 
-from service.api.errors import problem_body, rules_body, validation_body
+from service.api.http.errors import problem_body, rules_body, validation_body
 from service.api.tactical import contests, damage, movement, to_hit
 from service.api.tactical import contests_schemas as cs, damage_schemas as ds
 from service.api.tactical import movement_schemas as ms, to_hit_schemas as ts

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonInteger
+from service.api.kit.schemas import JsonInteger
 
 OPS = ("to-hit", "range", "damage", "armor-wear", "pulse", "falling", "initiative", "surprise", "contest",
        "combination", "body-check", "intimidation", "stray-fire", "missile-flight", "knock-back", "melee-spacing",

@@ -4,8 +4,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.fields import fraction_text
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import fraction_text
 from service.api.tactical import request_examples as examples
 from service.api.tactical.contests_schemas import (
     ContestRequestSchema,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.blueprint import Blueprint
+from service.api.http.blueprint import Blueprint
 from service.api.tactical import request_examples as examples
 
 from service.api.tactical.damage_schemas import (ArmorWearRequestSchema, ArmorWearResultSchema,

@@ -5,7 +5,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
 from service.rules.tactical.armor import ARMOR_TYPES, ATTACKS
 from service.rules.tactical.damage import RANGE_BANDS
 from service.rules.tactical.potence import WEIGHT_CLASSES

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from service.api.events import EventBaseSchema
-from service.api.schemas import RollSchema, TraceStepSchema
+from service.api.kit.events import EventBaseSchema
+from service.api.kit.schemas import RollSchema, TraceStepSchema
 
 
 def _text(description: str, **kwargs) -> fields.String:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import string_or_null
-from service.api.schemas import JsonFloat, JsonInteger
+from service.api.kit.fields import string_or_null
+from service.api.kit.schemas import JsonFloat, JsonInteger
 from service.api.tactical.to_hit_schemas import TaskResolutionSchema, _defaults
 
 SMALL = validate.Range(0, 1_000)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.fields import fraction_text
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import fraction_text
 from service.api.tactical.melee_maneuver_schemas import (
     BodyCheckRequestSchema,
     BodyCheckSchema,

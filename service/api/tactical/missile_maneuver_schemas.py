@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import bounded
-from service.api.schemas import JsonBoolean, JsonFloat, trace_field
+from service.api.kit.fields import bounded
+from service.api.kit.schemas import JsonBoolean, JsonFloat, trace_field
 from service.api.tactical.maneuver_fields import FEET, answer_int, progression_field, task_resolution_field
 from service.api.tactical.to_hit_schemas import SCORE
 

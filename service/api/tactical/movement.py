@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response
-from service.api.blueprint import Blueprint
-from service.api.caching import conditional
-from service.api.headers import headers
+from service.api.http.blueprint import Blueprint
+from service.api.http.caching import conditional
+from service.api.http.headers import headers
 from service.api.tactical import request_examples as examples
 
-from service.api.caching import cacheable
+from service.api.http.caching import cacheable
 from service.api.tactical.movement_schemas import (
     FallingRequestSchema, FallingSchema, PulseBatchResultSchema, PulseBatchSchema, PulseQuerySchema,
     PulseSchema, PulseRampRequestSchema, PulseRampSchema,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
 
 SCALES = ["25mm", "10mm", "5mm"]
 MAX_MPH = 1000

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.blueprint import Blueprint
-from service.api.encounters_schemas import (
+from service.api.http.blueprint import Blueprint
+from service.api.encounters.schemas import (
     EXAMPLE_BANDIT,
     EXAMPLE_COMBATANT,
     EXAMPLE_DECLARATION,
     EXAMPLE_DECLARATIONS,
     MAX_DECLARATIONS,
 )
-from service.api.events import event_field
-from service.api.schemas import seed_field
+from service.api.kit.events import event_field
+from service.api.kit.schemas import seed_field
 from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
 from service.sessions.encounters import fresh_seed
 from service.sessions.steps import resolve_once

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import JsonBoolean, JsonInteger
+from service.api.kit.schemas import JsonBoolean, JsonInteger
 
 
 class OptionsSchema(Schema):

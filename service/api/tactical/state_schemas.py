@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.fields import whole
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
+from service.api.kit.fields import whole
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.api.tactical.damage_schemas import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.receipts import receipted
-from service.api.schemas import json_number
+from service.api.http.blueprint import Blueprint
+from service.api.kit.receipts import receipted
+from service.api.kit.schemas import json_number
 from service.api.tactical import request_examples as examples
 from service.api.tactical.to_hit_schemas import (
     RangeRequestSchema,

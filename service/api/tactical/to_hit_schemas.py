@@ -5,9 +5,9 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.fields import bounded
-from service.api.receipts import receipt_answer_field, receipt_field
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
+from service.api.kit.fields import bounded
+from service.api.kit.receipts import receipt_answer_field, receipt_field
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.tactical.ranged import BANDS, WEAPON_NAMES
 from service.rules.tactical.task_resolution import METHODS
 

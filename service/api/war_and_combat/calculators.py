@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.blueprint import Blueprint
-from service.api.receipts import receipted
+from service.api.http.blueprint import Blueprint
+from service.api.kit.receipts import receipted
 from service.api.war_and_combat.attack_answers import attack_answer
 from service.api.war_and_combat.attack_schemas import AttackRequestSchema, AttackSchema
 from service.api.war_and_combat.check_answers import check_answer

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from service.api.fields import choice, probability_dict, whole
-from service.api.receipts import receipt_answer_field, receipt_field
-from service.api.schemas import JsonFloat, Strict, calculator_rolls_field, seed_field, trace_field
+from service.api.kit.fields import choice, probability_dict, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field
+from service.api.kit.schemas import JsonFloat, Strict, calculator_rolls_field, seed_field, trace_field
 from service.api.war_and_combat.common import (
     answer_seed_field,
     assumptions_field,

@@ -6,8 +6,8 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.fields import choice, exact_strings
-from service.api.schemas import JsonBoolean, JsonInteger, RollSchema, Strict, trace_field
+from service.api.kit.fields import choice, exact_strings
+from service.api.kit.schemas import JsonBoolean, JsonInteger, RollSchema, Strict, trace_field
 from service.rules.dice import DiceSource
 from service.rules.war_and_combat import option_specs
 from service.rules.war_and_combat.exact import fraction_text

@@ -6,10 +6,10 @@ from typing import Any
 from flask import Response
 from marshmallow import fields, validate
 
-from service.api.blueprint import Blueprint
-from service.api.caching import cacheable
-from service.api.fields import choice, whole
-from service.api.schemas import JsonBoolean, JsonFloat, Strict, trace_field
+from service.api.http.blueprint import Blueprint
+from service.api.http.caching import cacheable
+from service.api.kit.fields import choice, whole
+from service.api.kit.schemas import JsonBoolean, JsonFloat, Strict, trace_field
 from service.api.war_and_combat.common import LOCATION_SPECIFIC, options_field, trace
 from service.api.war_and_combat.damage_schemas import ThresholdsSchema
 from service.api.war_and_combat.state_schemas import WeaponSchema

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.fields import choice, whole
-from service.api.schemas import JsonBoolean, JsonInteger, Strict
+from service.api.kit.fields import choice, whole
+from service.api.kit.schemas import JsonBoolean, JsonInteger, Strict
 from service.api.war_and_combat.common import LOCATION_SPECIFIC, OptionsSchema, options_field
 from service.api.war_and_combat.damage_schemas import ArmorSchema
 from service.rules.war_and_combat.damage import DAMAGE_TYPES, SEVERITIES

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.fields import choice, probability_dict, whole
-from service.api.receipts import receipt_answer_field, receipt_field
-from service.api.schemas import (
+from service.api.kit.fields import choice, probability_dict, whole
+from service.api.kit.receipts import receipt_answer_field, receipt_field
+from service.api.kit.schemas import (
     JsonBoolean,
     JsonFloat,
     Strict,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.rules.ars_magica import tables
+from service.rules.ars_magica.fatigue import fatigue_roll
 from service.rules.ars_magica.work import Round
 from service.rules.dice import DiceSource
 
@@ -74,7 +75,6 @@ def apply(work: Round, who: str, effects: Mapping[str, Any], opponent: str | Non
     if effects.get("self_damage"):
         self_damage(who, opponent)
     if "fatigue_roll" in effects:
-        from service.rules.ars_magica.phases import fatigue_roll
         fatigue_roll(work, who, effects["fatigue_roll"], "botch")
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.ars_magica import phases, state
+from service.rules.ars_magica.fatigue import fatigue_roll
 from service.rules.ars_magica.melee import melee
 from service.rules.ars_magica.options import LOCATIONS, OPTIONS
 from service.rules.ars_magica.state import State
@@ -73,7 +74,7 @@ class Engine:
         phases.magic(work)
         for ident in work.order:
             if work.action(ident) == "all_out_attack":
-                phases.fatigue_roll(work, ident, 6, "all_out_attack")
+                fatigue_roll(work, ident, 6, "all_out_attack")
         _end(work)
         after = State(work.number, current.options, work.combatants())
         work.emit("round_ended", standing=[i for i in work.order if work.able(i)])

@@ -1,11 +1,11 @@
-"""The round's phases other than melee (COMBAT SEQUENCE): declarations, movement, missile phases, magic
-and fatigue, plus the blow both melee and missiles land (damage roll against soak roll)."""
+"""The round's phases other than melee (COMBAT SEQUENCE): declarations, movement, missile phases and magic,
+plus the blow both melee and missiles land (damage roll against soak roll); the fatigue roll is fatigue.py's."""
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-from service.rules.ars_magica import botches, checks, ladders, movement, stress, to_hit, totals
+from service.rules.ars_magica import botches, checks, movement, stress, to_hit, totals
 from service.rules.ars_magica.damage import roll_damage
 from service.rules.ars_magica.state import totals_of
 from service.rules.ars_magica.work import Round
@@ -166,23 +166,6 @@ def self_damage(work: Round):  # type: ignore[no-untyped-def]
         if work.able(who):
             land(work, who, who, work.totals(who).damage, False, None, False)
     return hurt
-
-
-def fatigue_roll(work: Round, ident: str, ease_factor: int, cause: str) -> None:
-    """*6. Fatigue*: stress + Stm - Enc + wound and fatigue penalties >= EF, or one fatigue level lost."""
-    person = work.people[ident]
-    if not work.able(ident):
-        return
-    body = ladders.body_ladder(work.options, person["size"])
-    total, _ = checks.fatigue_total(person["characteristics"]["stm"], 0 if person["mounted"] else person["encumbrance"],
-                                    ladders.penalty(body, person["body_levels_lost"]),
-                                    ladders.penalty(work.options["fatigue_levels"], person["fatigue_levels_lost"]), 0)
-    check = checks.Check("fatigue", total, ease_factor, work.options["botch_dice"])
-    value, word, _ = checks.roll_check(check, work.dice, work.options, ident, ("fatigue", "botch"))
-    work.emit("fatigue_rolled", combatant=ident, total=total, ease_factor=ease_factor, roll=value, outcome=word,
-              cause=cause)
-    if word != "success":
-        work.lose(ident, fatigue=1, cause="fatigue")
 
 
 def magic(work: Round) -> None:

@@ -8,21 +8,18 @@ the checks the struck combatant then rolls and writes the result into the CS's b
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from service.rules.tactical import armor, damage, potence
 from service.rules.tactical.board import Board, pain_now
 from service.rules.tactical.combat_state import Combatant, Layer, Weapon
 from service.rules.tactical.events import BlowLanded, CheckRolled, StatusChanged
 from service.rules.tactical.geometry import push_away
+from service.rules.tactical.strike import Strike
 from service.rules.tactical.task_resolution import chance as trt_chance
 from service.rules.tactical.wounds import DEATH_DV, Stun
 
-if TYPE_CHECKING:
-    from service.rules.tactical.exchange import Strike
 
-
-def land(board: Board, strike: "Strike", heroic: bool, extra_pot: int = 0) -> damage.BlowResult:
+def land(board: Board, strike: Strike, heroic: bool, extra_pot: int = 0) -> damage.BlowResult:
     """Resolve the blow of a hit and apply it to the defender (digest section 17, step 4); `extra_pot` is
     the POT of a second blow struck in concert (F38)."""
     attacker, defender = board.people[strike.attacker], board.people[strike.defender]
@@ -46,13 +43,13 @@ def land(board: Board, strike: "Strike", heroic: bool, extra_pot: int = 0) -> da
     return result
 
 
-def concert_pot(board: Board, strike: "Strike", weapon_index: int) -> int:
+def concert_pot(board: Board, strike: Strike, weapon_index: int) -> int:
     """F38: the POT the second weapon's blow adds when two blows land in concert."""
     attacker = board.people[strike.attacker]
     return potence.blow_potence(_attacker(board, attacker, strike), _weapon(attacker.weapons[weapon_index])).pot
 
 
-def _attacker(board: Board, attacker: Combatant, strike: "Strike") -> potence.Attacker:
+def _attacker(board: Board, attacker: Combatant, strike: Strike) -> potence.Attacker:
     charge = Fraction(str(board.speed_now.get(attacker.id, 0.0))) if attacker.id in board.charge_ready else 0
     if strike.mode != "melee":
         charge = 0
@@ -70,7 +67,7 @@ def _weapon(weapon: Weapon, days_cocked: int = 0) -> potence.Weapon:
                           arrowhead_db=weapon.arrowhead_db, fixed_pot=weapon.fixed_pot, days_cocked=days_cocked)
 
 
-def _target(board: Board, defender: Combatant, strike: "Strike") -> damage.Target:
+def _target(board: Board, defender: Combatant, strike: Strike) -> damage.Target:
     layers = tuple(armor.layer(a.type, durability=a.durability) for a in defender.armor)
     moving = Fraction(str(board.speed_now.get(defender.id, 0.0))) if strike.mode == "opportunity" else Fraction(0)
     return damage.Target(modified_sta=defender.attribute("mSTA"), condition=defender.attribute("CND"),

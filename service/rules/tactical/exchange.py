@@ -11,36 +11,14 @@ from fractions import Fraction
 
 from service.rules.tactical import ranged, to_hit
 from service.rules.tactical.blows import concert_pot, land
-from service.rules.tactical.declarations import Intimidate
 from service.rules.tactical.demoralize import demoralize, lowered_guard
 from service.rules.tactical.board import Board, can_initiate, pain_now, surprise_penalty
 from service.rules.tactical.combat_state import Combatant
 from service.rules.tactical.events import AttackRolled
 from service.rules.tactical.geometry import field_of_approach
+from service.rules.tactical.strike import Strike
 from service.rules.tactical.task_resolution import chance as trt_chance
 from service.rules.trace import Step
-
-
-@dataclass(frozen=True)
-class Strike:
-    """Who strikes whom, with which weapon and attack, in what mode (melee, reprisal, opportunity, ranged)."""
-
-    attacker: str
-    defender: str
-    weapon: int
-    attack: str = "common"
-    mode: str = "melee"
-    range_dv: int | None = None
-    range_band: str = "short"
-    missed_weapon: int | None = None
-    partner: int | None = None  # a second weapon joined by a Combination (F38)
-    combination_sl: int = 0
-    in_concert: bool = False
-    combination_cap: int | None = None  # separate-but-simultaneous: both weapons' AVs added
-    intimidate: Intimidate | None = None
-    dv_shift: int = 0  # stray fire: the Progressive size modifier on the new target's DV
-    body_committed: bool = False  # a Reprisal on a failed body check: the attacker cannot Dodge it
-    days_cocked: int = 0  # a crossbow kept cocked that many full days before the shot (RULINGS 25)
 
 
 def resolve_strike(board: Board, strike: Strike) -> bool:

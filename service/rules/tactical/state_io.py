@@ -1,4 +1,4 @@
-"""Reading and writing `EncounterState` as JSON, checking every value with the path to it.
+"""Reading and writing an encounter state as JSON, checking every value with the path to it.
 
 Seed: the sheet numbers named in "Initiative", "Getting Hit: The POT of Blows", "Getting Hit: The
 Virtue of Armor" and "Getting Hit: Wound Thresholds". Defaults follow docs/RULINGS.md; a value that is
@@ -10,15 +10,16 @@ from dataclasses import asdict
 from typing import Any, Mapping
 
 from service.rules.errors import RulesError
-from service.rules.tactical import combat_state as cs
+from service.rules.tactical import combat_values as cs
 from service.rules.tactical.catalog import armor_layer
 
 MAX_COMBATANTS = 200
 BIG = 10_000
 
 
-def read_state(data: Mapping[str, Any], path: tuple = ()) -> cs.EncounterState:
-    """An encounter from its JSON form: {"combatants": [...], "options": {...}, "segment": n}."""
+def read_state(data: Mapping[str, Any], path: tuple = ()) -> tuple[tuple[cs.Combatant, ...], cs.Options, int]:
+    """An encounter's combatants, options and segment from its JSON form: {"combatants": [...], "options":
+    {...}, "segment": n} (`EncounterState.from_dict` builds the state from them)."""
     data = _mapping(data, path)
     raw = data.get("combatants")
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_COMBATANTS:
@@ -31,7 +32,7 @@ def read_state(data: Mapping[str, Any], path: tuple = ()) -> cs.EncounterState:
         seen.add(combatant.id)
     options = read_options(data.get("options") or {}, (*path, "options"))
     segment = _int(data, "segment", path, 0, 0, 1_000_000)
-    return cs.EncounterState(combatants, options, segment)
+    return combatants, options, segment
 
 
 def read_options(data: Mapping[str, Any], path: tuple) -> cs.Options:
@@ -167,8 +168,8 @@ def read_layer(data: Mapping[str, Any], path: tuple) -> cs.Layer:
     return cs.Layer(str(kind), min(left, durability), durability)
 
 
-def write_state(state: cs.EncounterState) -> dict[str, Any]:
-    """The canonical JSON form of an encounter."""
+def write_state(state: Any) -> dict[str, Any]:
+    """The canonical JSON form of an encounter (an `EncounterState`)."""
     return {"ruleset": state.ruleset, "segment": state.segment, "options": asdict(state.options),
             "combatants": [write_combatant(c) for c in state.combatants]}
 

@@ -7,15 +7,12 @@ turn, nearest first, with the DV shifted by the Progressive size modifier, until
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from service.rules.tactical import ranged
 from service.rules.tactical.board import Board
 from service.rules.tactical.combat_state import Combatant
 from service.rules.tactical.stray_fire import size_modifier
-
-if TYPE_CHECKING:
-    from service.rules.tactical.exchange import Strike
+from service.rules.tactical.strike import Strike
 
 ZONE_HALF_WIDTH = 2.5  # a figure's Zone is 5 ft across (25 mm at 25 mm scale)
 
@@ -45,7 +42,7 @@ def band_end_feet(reading: ranged.RangeResult) -> float:
     return float(limit) * (3 if reading.unit == "yd" else 1)
 
 
-def stray(board: Board, strike: "Strike", reading: ranged.RangeResult, resolve) -> None:
+def stray(board: Board, strike: Strike, reading: ranged.RangeResult, resolve) -> None:
     """After a missed shot: roll against each figure in line until one is hit or the band runs out."""
     shooter, target = board.people[strike.attacker], board.people[strike.defender]
     others = [c for c in board.people.values() if c.id not in (shooter.id, target.id) and c.status != "dead"]
@@ -61,7 +58,7 @@ def stray(board: Board, strike: "Strike", reading: ranged.RangeResult, resolve) 
             return
 
 
-def _retarget(strike: "Strike", defender: str, reading: ranged.RangeResult, shift: int) -> "Strike":
+def _retarget(strike: Strike, defender: str, reading: ranged.RangeResult, shift: int) -> Strike:
     from dataclasses import replace
     return replace(strike, defender=defender, mode="stray", range_dv=reading.dv_modifier, range_band=reading.band,
                    dv_shift=shift)

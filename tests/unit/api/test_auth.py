@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from service.__main__ import main
-from service.api.auth import KEY_PREFIX, KeyBook, create_key, key_digest
-from service.api.rate_counts import LocalCounts, Window, hit, parse_rate
+from service.api.http.auth import KEY_PREFIX, KeyBook, create_key, key_digest
+from service.api.http.rate_counts import LocalCounts, Window, hit, parse_rate
 from service.app import create_app
 from service.config import Config
 from service.jobs.store import JobStore
@@ -226,7 +226,7 @@ def test_testing_config_has_no_rate_limit(client):
 def test_batched_counts_sync_through_redis_every_n_requests(db):
     from redis import Redis
 
-    from service.api.rate_counts import BatchedCounts
+    from service.api.http.rate_counts import BatchedCounts
 
     client = Redis.from_url(embedded_server(db)[0])
 

@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 from marshmallow import Schema, fields
 
-from service.api.blueprint import Blueprint, ResponseDrift, same_json
+from service.api.http.blueprint import Blueprint, ResponseDrift, same_json
 
 
 class AnswerSchema(Schema):

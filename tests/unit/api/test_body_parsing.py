@@ -11,7 +11,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Request
 
-from service.api.bodies import _parse, refuse_oversized
+from service.api.http.bodies import _parse, refuse_oversized
 
 BODIES = [b'{"attack": 12, "defence": 9}', b'{"a": 1.0, "b": -0.0, "c": 1e-7, "d": 0.1, "e": 123456789.123456789}',
           b'{"big": 18446744073709551615, "bigger": 18446744073709551616, "neg": -9223372036854775809}',

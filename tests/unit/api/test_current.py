@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, g, request
 
-from service.api.current import app_of_request, current_request, request_globals
+from service.api.http.current import app_of_request, current_request, request_globals
 
 
 def test_the_shortcuts_are_the_proxies_objects():

@@ -6,9 +6,9 @@ from flask import Flask
 from flask_smorest import Api
 from marshmallow import Schema, fields, post_load, validate
 
-from service.api.blueprint import Blueprint, LoadDrift, same_values
-from service.api.fastload import NotFast, compile_loader
-from service.api.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.http.blueprint import Blueprint, LoadDrift, same_values
+from service.api.http.fastload import NotFast, compile_loader
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.api.tactical.damage_schemas import DamageRequestSchema
 from service.api.tactical.to_hit_schemas import ToHitRequestSchema
 

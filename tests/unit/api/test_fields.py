@@ -1,4 +1,4 @@
-"""The shared field helpers (service/api/fields.py): required, defaulted or optional as asked, bounds kept."""
+"""The shared field helpers (service/api/kit/fields.py): required, defaulted or optional as asked, bounds kept."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from marshmallow import Schema, ValidationError, validate
 
-from service.api.fields import bounded, choice, flag, fraction_text, probability_dict, string_or_null, whole
+from service.api.kit.fields import bounded, choice, flag, fraction_text, probability_dict, string_or_null, whole
 
 
 def _load(field, data):

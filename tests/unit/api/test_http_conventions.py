@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.api.encounters_schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
+from service.api.encounters.schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
 from service.app import create_app
 from service.config import Config
 

@@ -7,7 +7,7 @@ import json
 
 from flask import Flask
 
-from service.api.json_output import FastJSONProvider
+from service.api.http.json_output import FastJSONProvider
 
 
 def provider(debug: bool = False) -> FastJSONProvider:

@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from service.api.logging import ACCESS_LOGGER, _asctime
-from service.api.observability import Readiness
+from service.api.http.logging import ACCESS_LOGGER, _asctime
+from service.api.http.observability import Readiness
 from service.app import create_app
 from service.config import Config
 from service.sessions.connection import embedded_server

@@ -22,7 +22,7 @@ DUEL = matchup([fighter("a", 60, 35, 20, PAD)], [fighter("b", 50, 35, 20, PAD)])
 def build(config: Config):
     app = create_app(config)
     if "simulations" not in app.blueprints:  # until create_app registers it
-        from service.api.simulations import blp
+        from service.api.simulations.views import blp
 
         app.extensions["referee.api"].register_blueprint(blp, url_prefix="/v1/simulations")
     return app

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jwcrypto import jwk, jws
 
-from service.api.receipt_keys import ReceiptKeys, new_key, read_keys, rotate_file, write_keys
-from service.api.receipts import canonical
+from service.api.kit.receipt_keys import ReceiptKeys, new_key, read_keys, rotate_file, write_keys
+from service.api.kit.receipts import canonical
 from service.app import create_app
 from tests.app_config import isolated_config
 

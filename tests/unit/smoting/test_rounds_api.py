@@ -103,7 +103,7 @@ def test_every_event_of_a_round_has_a_typed_schema(client):
 
 
 def test_a_ruleset_without_a_first_state_refuses_one(client):
-    from service.api.encounters_schemas import EXAMPLE_COMBATANT
+    from service.api.encounters.schemas import EXAMPLE_COMBATANT
 
     refused = client.post("/v1/encounters", json={"ruleset": "tactical", "combatants": [EXAMPLE_COMBATANT],
                                                   "state": {"zones": []}})

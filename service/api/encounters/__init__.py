@@ -1,0 +1,1 @@
+"""/v1/encounters: encounters kept between requests (see views.py)."""

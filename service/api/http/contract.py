@@ -1,0 +1,103 @@
+"""What every operation of the contract carries, added in one place as each path is documented:
+
+- `security`: every /v1 operation takes the optional `X-API-Key` (required when the deployment turns
+  keys on), on top of its own scheme (the encounters' bearer token); probes and docs are public;
+- response headers the service sends on every answer (`X-Request-ID`; `RateLimit-*` on /v1), and a
+  documented 429 with `Retry-After` on every /v1 operation;
+- response examples: `examples.json` beside this module maps operationId -> status -> a body the app
+  really answered, written by `python -m tests.contract.refresh_examples` (rerun it after adding or
+  changing an operation; request examples live with the blueprints).
+
+Operation ids, descriptions and request examples stay explicit in each blueprint;
+tests/contract/test_operations.py fails when one is missing.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+from apispec import BasePlugin
+
+from service.api.http import headers
+
+EXAMPLES = Path(__file__).with_name("examples.json")
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}
+
+
+@cache
+def response_examples() -> dict[str, dict[str, Any]]:
+    """operationId -> status -> example body, as last written by the refresh command."""
+    if not EXAMPLES.exists():
+        return {}
+    return json.loads(EXAMPLES.read_text(encoding="utf-8"))
+
+
+class ContractPlugin(BasePlugin):
+    """apispec plugin: security, common headers and response examples on every operation; `fillers` maps a
+    placeholder of response descriptions to what lists the names it stands for (the event types)."""
+
+    def __init__(self, fillers: dict[str, Callable[[], list[str]]] | None = None) -> None:
+        self.fillers = fillers or {}
+
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            if method not in METHODS:
+                continue
+            operation.setdefault("parameters", []).extend(operation.pop(headers.EXTRA, []))
+            versioned = (path or "").startswith("/v1/")
+            operation["security"] = _security(operation.get("security"), versioned)
+            responses = operation.setdefault("responses", {})
+            if versioned:
+                responses.setdefault("429", _too_many_requests())
+            for status, response in responses.items():
+                if isinstance(response, dict) and "$ref" not in response:
+                    _common_headers(response, versioned and str(status) != "429")
+                    _fill(response, self.fillers)
+            _add_examples(operation.get("operationId"), responses)
+
+
+def _fill(response: dict, fillers: dict[str, Callable[[], list[str]]]) -> None:
+    for placeholder, names in fillers.items():
+        if placeholder in response.get("description", ""):
+            listed = ", ".join(f"`{name}`" for name in names())
+            response["description"] = response["description"].replace(placeholder, listed)
+
+
+def _security(own: list | None, versioned: bool) -> list:
+    if not versioned:
+        return own or []
+    if not own:
+        return [{"apiKeyAuth": []}, {}]
+    return [{**requirement, "apiKeyAuth": []} for requirement in own] + list(own)
+
+
+def _too_many_requests() -> dict:
+    return {"description": "Too Many Requests: this key (or client address) used up its rate limit; retry "
+                           "after `Retry-After` seconds.",
+            "headers": headers.headers("Retry-After", *headers.RATE_LIMIT, "X-Request-ID"),
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def _common_headers(response: dict, rate_limited: bool) -> None:
+    sent = response.setdefault("headers", {})
+    names = ("X-Request-ID", *headers.RATE_LIMIT) if rate_limited else ("X-Request-ID",)
+    for name in names:
+        sent.setdefault(name, headers.header(name))
+
+
+def _add_examples(operation_id: str | None, responses: dict) -> None:
+    known = response_examples().get(operation_id or "", {})
+    for status, example in known.items():
+        response = responses.get(status, responses.get(_int(status)))
+        if not isinstance(response, dict):
+            continue
+        for media in response.get("content", {}).values():
+            media["example"] = example  # what the service really answered wins over a hand-written one
+            media.pop("examples", None)
+            break
+
+
+def _int(status: str) -> int | str:
+    return int(status) if status.isdigit() else status

@@ -1,0 +1,1 @@
+"""/v1/simulations: Monte Carlo batches of fights as background jobs (see views.py)."""
