@@ -5,7 +5,7 @@ them. The README's "Dice nobody has to take on trust" is the full story for play
 """
 from __future__ import annotations
 
-from service.api.encounters.views import dice_schemas as s
+from service.api.encounters import dice_schemas as s
 from service.api.encounters.answers import etag
 from service.api.encounters.blueprint import ENCOUNTER, blp, documented
 from service.api.encounters.requests import bearer_token, encounter_store, expected_version

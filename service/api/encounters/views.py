@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from service.api.encounters.views import schemas as s
+from service.api.encounters import schemas as s
 from service.api.http import byte_quota, quotas
 from service.api.http.auth import current_tenant
 from service.api.encounters.answers import encounter_view, etag, links, step_dice
