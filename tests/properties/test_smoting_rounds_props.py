@@ -7,7 +7,7 @@ import json
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from service.api.smoting.event_schemas import EVENT_SCHEMAS
+from service.api.smoting.events import EVENT_SCHEMAS
 from service.rules.dice import DiceSource
 from service.rules.smoting import RULESET
 

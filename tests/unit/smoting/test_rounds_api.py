@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from service.api.smoting.rounds import EXAMPLE
+from service.api.smoting.steps import EXAMPLE
 
 ROLLS = [{"combatant": "georeg", "role": "action", "faces": [6, 4, 3, 1]},
          {"combatant": "ginat", "role": "action", "faces": [2, 2, 1, 1]},
@@ -93,7 +93,7 @@ def test_an_encounter_refuses_a_bad_first_state(client):
 
 
 def test_every_event_of_a_round_has_a_typed_schema(client):
-    from service.api.smoting import EVENT_SCHEMAS
+    from service.api.smoting.events import EVENT_SCHEMAS
 
     answer = resolve(client, EXAMPLE).get_json()
     for event in answer["events"]:

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import flag, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
-from service.api.smoting.common import (
+from service.api.smoting.fields import (
     POOL,
     answer_fields,
     chance_fields,

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields
 
 from service.api.kit.fields import flag, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
-from service.api.smoting.common import (
+from service.api.smoting.fields import (
     exact_field,
     named_schema,
     odds_field,

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields
 
 from service.api.kit.fields import flag
 from service.api.kit.schemas import JsonInteger
-from service.api.smoting.common import (
+from service.api.smoting.fields import (
     answer_fields,
     exact_field,
     named_schema,

@@ -1,13 +1,10 @@
 """Schema pieces and answer helpers shared by the smoting blueprints."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
-from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.kit.fields import fraction_text, probability_dict, string_or_null
+from service.api.kit.fields import probability_dict, string_or_null
 from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
 from service.rules.options import OptionSpec
@@ -83,13 +80,3 @@ def request_fields(roles: dict[str, str]) -> dict[str, fields.Field]:
     from service.api.kit.schemas import calculator_rolls_field
     return {"options": options_field(), "seed": seed_field(), "rolls": calculator_rolls_field(roles),
             "receipt": receipt_field()}
-
-
-def odds(values: Mapping[str, Fraction], exact: bool, prefix: str) -> dict[str, Any]:
-    """`<prefix>` as numbers and `<prefix>_exact` as fractions (or null)."""
-    return {prefix: {k: float(v) for k, v in values.items()},
-            f"{prefix}_exact": {k: fraction_text(v) for k, v in values.items()} if exact else None}
-
-
-def chance(value: Fraction, exact: bool) -> dict[str, Any]:
-    return {"chance": float(value), "chance_exact": fraction_text(value) if exact else None}

@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import flag, whole
 from service.api.kit.schemas import JsonBoolean, JsonInteger
-from service.api.smoting.common import (
+from service.api.smoting.fields import (
     answer_fields,
     chance_fields,
     exact_field,
@@ -14,7 +14,7 @@ from service.api.smoting.common import (
     odds_field,
     request_fields,
 )
-from service.api.smoting.to_hit_schemas import ATTACK_ROLES, hit_fields
+from service.api.smoting.schemas.to_hit import ATTACK_ROLES, hit_fields
 
 
 class TargetSchema(Schema):

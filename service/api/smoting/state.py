@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import flag, whole
-from service.api.smoting.combatant_schemas import ATTRIBUTE_NAMES, GROUPS
-from service.api.smoting.common import SmotingOptionsSchema
+from service.api.smoting.schemas.combatant import ATTRIBUTE_NAMES, GROUPS
+from service.api.smoting.fields import SmotingOptionsSchema
 
 ID = validate.Length(1, 64)
 
@@ -155,3 +155,7 @@ class StateSchema(Schema):
     zones = _zones()
     combatants = fields.List(fields.Nested(CombatantSchema), required=True, validate=validate.Length(1, 200),
                              metadata={"description": "Combatants."})
+
+
+SCHEMAS = {"combatant": CombatantSchema, "declaration": DeclarationSchema, "options": SmotingOptionsSchema,
+           "state": StateSchema, "setup": SetupSchema}

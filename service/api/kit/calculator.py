@@ -1,0 +1,90 @@
+"""The calculator kit: what every ruleset's calculators do alike (rules README, "Common conventions").
+
+A calculator reads a body's `options` through its ruleset, rolls only when the body sends `seed` or `rolls`,
+and answers its odds as JSON numbers beside their exact "n/d" twins, with every die rolled, the seed that
+replays them and the trace of the rules applied. Odds the rules remember come back as the very same object,
+so `Remembered` shapes each of those answers once. `calculator` registers one POST operation: load the body,
+answer through a function of it, document both shapes.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from service.api.http.blueprint import Blueprint
+from service.api.kit.fields import fraction_text
+from service.api.kit.receipts import receipted
+from service.rules import registry
+from service.rules.dice import DiceSource
+from service.rules.trace import Step
+
+
+def options(ruleset_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """Every option's value: the caller's `options`, checked by the ruleset, else its default."""
+    return registry.get(ruleset_id).read_options(body.get("options"))
+
+
+def dice(body: Mapping[str, Any], empty_rolls_roll: bool = False) -> DiceSource | None:
+    """The answer's dice when the body asks for a roll (`seed`, or faces in `rolls`), else None (odds only);
+    with `empty_rolls_roll` an empty `rolls` object asks for one too. Roles sent as null are left out."""
+    rolls = body.get("rolls")
+    if body.get("seed") is None and (rolls is None if empty_rolls_roll else not rolls):
+        return None
+    return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (rolls or {}).items() if v is not None})
+
+
+def exact(name: str, value: Fraction | Mapping[Any, Fraction] | None, shown: bool = True) -> dict[str, Any]:
+    """`name` as a JSON number (or an object of them) and `name_exact` as "n/d" text(s) in lowest terms;
+    a missing value is null in both; `shown` false answers a null twin (a sum with no exact value)."""
+    if value is None:
+        return {name: None, f"{name}_exact": None}
+    if isinstance(value, Mapping):
+        return {name: {str(k): float(v) for k, v in value.items()},
+                f"{name}_exact": {str(k): fraction_text(v) for k, v in value.items()} if shown else None}
+    return {name: float(value), f"{name}_exact": fraction_text(value) if shown else None}
+
+
+def rolled(source: DiceSource | None) -> dict[str, Any]:
+    """The answer's `dice` (every die rolled, in order) and the `seed` that replays them (null: none)."""
+    return {"dice": [] if source is None else source.dice(), "seed": None if source is None else source.seed}
+
+
+def trace(steps: Iterable[Step]) -> list[dict[str, Any]]:
+    """The answer's `trace`: each rule or ruling applied, in order."""
+    return [step.as_dict() for step in steps]
+
+
+class Remembered:
+    """Answers shaped once per rules result the rules hand back again (at most `size` kept at a time)."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._known: dict[Any, tuple[Any, Any]] = {}
+
+    def __call__(self, found: Any, shape: Callable[[], Any], key: Any = ()) -> Any:
+        """`shape()` for `found` (and `key`): made the first time, then the same answer while `found` lives."""
+        slot = (id(found), key)
+        known = self._known.get(slot)
+        if known is None or known[0] is not found:
+            if len(self._known) > self.size:
+                self._known.clear()
+            known = self._known[slot] = (found, shape())
+        return known[1]
+
+
+def calculator(blp: Blueprint, path: str, operation_id: str, schemas: tuple[Any, Any],
+               answer: Callable[[dict], dict], summary: str, signed: bool = True) -> None:
+    """Register POST `path` on `blp`: the body loaded by `schemas[0]` (with its `EXAMPLE`), answered by
+    `answer(body)` as `schemas[1]` documents; `signed` calculators answer a `receipt` when asked."""
+    request, response = schemas
+
+    def view(body: dict) -> dict:
+        return answer(body)
+    view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_").replace("/", "_")
+    view.__doc__ = summary
+    needed = any(field.required for field in request._declared_fields.values())  # all optional: body may be left out
+    documented = blp.alt_response(422, response="UNPROCESSABLE_ENTITY")(receipted(view) if signed else view)
+    documented = blp.response(200, response, example=getattr(response, "EXAMPLE", None))(documented)
+    documented = blp.arguments(request, example=getattr(request, "EXAMPLE", None), required=needed)(documented)
+    blp.route(path, methods=["POST"])(blp.doc(operationId=operation_id)(documented))
