@@ -3,8 +3,8 @@
 A calculator reads a body's `options` through its ruleset, rolls only when the body sends `seed` or `rolls`,
 and answers its odds as JSON numbers beside their exact "n/d" twins, with every die rolled, the seed that
 replays them and the trace of the rules applied. Odds the rules remember come back as the very same object,
-so `Remembered` shapes each of those answers once. `calculator` registers one POST operation: load the body,
-answer through a function of it, document both shapes.
+so `Remembered` shapes each of those answers once. `calculator` registers a function of the body as one
+POST operation, documented by its request and answer schemas.
 """
 from __future__ import annotations
 
@@ -55,6 +55,11 @@ def trace(steps: Iterable[Step]) -> list[dict[str, Any]]:
     return [step.as_dict() for step in steps]
 
 
+def copied(value: Any) -> Any:
+    """A remembered answer's object copied before it goes out, so that nothing downstream edits the memory."""
+    return dict(value) if isinstance(value, dict) else value
+
+
 class Remembered:
     """Answers shaped once per rules result the rules hand back again (at most `size` kept at a time)."""
 
@@ -73,18 +78,17 @@ class Remembered:
         return known[1]
 
 
-def calculator(blp: Blueprint, path: str, operation_id: str, schemas: tuple[Any, Any],
-               answer: Callable[[dict], dict], summary: str, signed: bool = True) -> None:
-    """Register POST `path` on `blp`: the body loaded by `schemas[0]` (with its `EXAMPLE`), answered by
-    `answer(body)` as `schemas[1]` documents; `signed` calculators answer a `receipt` when asked."""
+def calculator(blp: Blueprint, path: str, operation_id: str, schemas: tuple[Any, Any], signed: bool = True,
+               body_required: bool = True) -> Callable[[Callable[[dict], dict]], Callable[[dict], dict]]:
+    """Register the decorated `answer(body) -> dict` as POST `path` on `blp`, its docstring the operation's
+    summary: the body loaded by `schemas[0]` (with its `EXAMPLE`), the answer documented by `schemas[1]`;
+    `signed` answers carry a `receipt` when the body asks for one."""
     request, response = schemas
 
-    def view(body: dict) -> dict:
-        return answer(body)
-    view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_").replace("/", "_")
-    view.__doc__ = summary
-    needed = any(field.required for field in request._declared_fields.values())  # all optional: body may be left out
-    documented = blp.alt_response(422, response="UNPROCESSABLE_ENTITY")(receipted(view) if signed else view)
-    documented = blp.response(200, response, example=getattr(response, "EXAMPLE", None))(documented)
-    documented = blp.arguments(request, example=getattr(request, "EXAMPLE", None), required=needed)(documented)
-    blp.route(path, methods=["POST"])(blp.doc(operationId=operation_id)(documented))
+    def register(answer: Callable[[dict], dict]) -> Callable[[dict], dict]:
+        view = blp.alt_response(422, response="UNPROCESSABLE_ENTITY")(receipted(answer) if signed else answer)
+        view = blp.response(200, response, example=getattr(response, "EXAMPLE", None))(view)
+        view = blp.arguments(request, example=getattr(request, "EXAMPLE", None), required=body_required)(view)
+        blp.route(path, methods=["POST"])(blp.doc(operationId=operation_id)(view))
+        return answer
+    return register

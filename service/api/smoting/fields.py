@@ -1,7 +1,6 @@
 """Schema pieces and answer helpers shared by the smoting blueprints."""
 from __future__ import annotations
 
-
 from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import probability_dict, string_or_null

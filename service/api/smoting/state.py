@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import flag, whole
-from service.api.smoting.schemas.combatant import ATTRIBUTE_NAMES, GROUPS
 from service.api.smoting.fields import SmotingOptionsSchema
+from service.api.smoting.schemas.combatant import ATTRIBUTE_NAMES, GROUPS
 
 ID = validate.Length(1, 64)
 

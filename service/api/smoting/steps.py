@@ -4,8 +4,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.kit.schemas import JsonBoolean, JsonInteger
+from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.smoting.state import DeclarationSchema, StateSchema
 
 blp = Blueprint("smoting-rounds", __name__, description="Smoting rounds: the action-dice countdown.")

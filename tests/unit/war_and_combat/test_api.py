@@ -5,7 +5,11 @@ from fractions import Fraction
 
 import pytest
 
-from service.api.war_and_combat import calculators, rounds, sheets
+from service.api.war_and_combat import steps as rounds
+from service.api.war_and_combat.schemas.attack import AttackRequestSchema
+from service.api.war_and_combat.schemas.damage import DamageRequestSchema
+from service.api.war_and_combat.schemas.sheets import CombatantRequestSchema, MovementRequestSchema, WoundsRequestSchema
+from service.api.war_and_combat.schemas.to_hit import ToHitRequestSchema
 
 BASE = "/v1/war-and-combat"
 
@@ -21,7 +25,7 @@ def fields_of(response):
 
 
 def test_to_hit_melee_odds_are_exact_and_consistent(client):
-    answer = post(client, "/to-hit", calculators.TO_HIT_EXAMPLE).get_json()
+    answer = post(client, "/to-hit", ToHitRequestSchema.EXAMPLE).get_json()
     # DEF 10 + 2 + 1 - 1 (turned) = 12; bonus 5; need 3d6 >= 8
     assert (answer["mode"], answer["tl"], answer["roll_bonus"], answer["need"]) == ("melee", 12, 5, 8)
     exact = {k: Fraction(v) for k, v in answer["probabilities_exact"].items()}
@@ -97,7 +101,7 @@ def test_check_kinds(client):
 
 
 def test_damage_matches_the_documents_example(client):
-    answer = post(client, "/damage", calculators.DAMAGE_EXAMPLE).get_json()
+    answer = post(client, "/damage", DamageRequestSchema.EXAMPLE).get_json()
     assert (answer["impact_dice"], answer["impact_expression"], answer["critical"], answer["critical_dice"]) == \
         ("3d6-2", "4d6-2", True, 1)
     assert answer["roll"] == {"impact": 14, "effective_impact": 14, "penetrating": True, "severity": "critical",
@@ -131,31 +135,31 @@ def test_damage_refuses_bad_bodies(client, body, field):
 
 
 def test_attack_is_one_exact_distribution(client):
-    answer = post(client, "/attack", calculators.ATTACK_EXAMPLE).get_json()
+    answer = post(client, "/attack", AttackRequestSchema.EXAMPLE).get_json()
     exact = {k: Fraction(v) for k, v in answer["probabilities_exact"].items()}
     assert sum(exact.values()) == 1 and len(exact) == 11
     assert Fraction(answer["chance_exact"]) == 1 - exact["miss"] - exact["glance"]
-    hit = post(client, "/to-hit", {k: v for k, v in calculators.ATTACK_EXAMPLE.items()
+    hit = post(client, "/to-hit", {k: v for k, v in AttackRequestSchema.EXAMPLE.items()
                                    if k in ("attacker", "defender", "seed")} | {"defence_bonus": {"head": 1}})
     assert hit.get_json()["chance_exact"] == answer["chance_exact"]
-    assert fields_of(post(client, "/attack", {**calculators.ATTACK_EXAMPLE, "defence_bonus": {"head": 1}})) == \
+    assert fields_of(post(client, "/attack", {**AttackRequestSchema.EXAMPLE, "defence_bonus": {"head": 1}})) == \
         ["defence_bonus"]
-    assert fields_of(post(client, "/attack", {**calculators.ATTACK_EXAMPLE,
+    assert fields_of(post(client, "/attack", {**AttackRequestSchema.EXAMPLE,
                                               "attacker": {"skill": 1, "strength": 3}})) == ["impact_cap"]
 
 
 def test_wounds_combatant_and_movement(client):
-    wounds = post(client, "/wounds", sheets.WOUNDS_EXAMPLE).get_json()
+    wounds = post(client, "/wounds", WoundsRequestSchema.EXAMPLE).get_json()
     assert (wounds["action_penalty"], wounds["movement"], wounds["defence"], wounds["defeated"]) == \
         (-4, "half", 10, False)
     assert len(wounds["per_location"]) == 7 and wounds["per_location"]["head"] == {"worst": None, "penalty": 0}
     knocked = post(client, "/wounds", {"wounds": [{"location": "head", "severity": "critical"}]}).get_json()
     assert knocked["unconscious"] and knocked["coup_de_grace_eligible"] and not knocked["can_act"]
-    sheet = post(client, "/combatant", sheets.COMBATANT_EXAMPLE).get_json()
+    sheet = post(client, "/combatant", CombatantRequestSchema.EXAMPLE).get_json()
     assert sheet["defence"] == 18 and sheet["actions_per_flurry"] == 3 and sheet["defence_by_state"]["flank"] == 14
     assert sheet["weapons"] == [{"name": "sword", "attack_bonus": 7, "impact_cap": 14, "impact_dice": "3d6-2"},
                                 {"name": "bow", "attack_bonus": 4, "impact_cap": 10, "impact_dice": "2d6-1"}]
-    moved = post(client, "/movement", sheets.MOVEMENT_EXAMPLE).get_json()
+    moved = post(client, "/movement", MovementRequestSchema.EXAMPLE).get_json()
     assert [s["phase"] for s in moved["steps"]] == [1, 2, 2, 3] and moved["total_cost"] == 9
     got = client.get(BASE + "/movement?pace=walk&legs_impaired=2").get_json()
     assert (got["hexes_per_round"], got["hexes_per_phase"], got["feet_per_round_exact"]) == (2, 1, "5000/381")

@@ -87,7 +87,7 @@ def test_walking_in_engages_and_an_unknown_role_is_refused():
 
 
 def test_every_event_type_has_a_schema_that_loads_it():
-    from service.api.war_and_combat import EVENT_SCHEMAS
+    from service.api.war_and_combat.events import EVENT_SCHEMAS
     far = {**B, "position": {"q": 3, "r": 0}}
     moves = [{"combatant": "a", "target": "b", "path": [{"q": 1, "r": 0}]},
              {"combatant": "b", "target": "a", "path": [{"q": 2, "r": 0}]}]

@@ -6,23 +6,32 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.calculator import Remembered, calculator, dice, exact, options, rolled, trace
+from service.api.kit import calculator as kit
 from service.rules.dice import DiceSource
 
 blp = Blueprint("smoting", __name__, description="Smoting thy Enemy (seed 003): d6 success pools, damage "
                                                    "and ranks, injuries, movement.")
-REMEMBERED = Remembered()
+REMEMBERED = kit.Remembered()
 
 
 def operation(path: str, name: str, schemas: tuple[Any, Any], function: Callable, summary: str) -> None:
     """POST `path`: `function`'s odds (and, with `seed` or `rolls`, its roll) as `schemas[1]`."""
-    calculator(blp, path, name, schemas, lambda body: run(function, body), summary)
+    def view(body: dict) -> dict:
+        return run(function, body)
+    view.__name__ = view.__qualname__ = path.strip("/").replace("-", "_")
+    view.__doc__ = summary
+    kit.calculator(blp, path, name, schemas, body_required=needed(schemas[0]))(view)
+
+
+def needed(request: Any) -> bool:
+    """Whether a body must be sent: a request whose fields are all optional may be left out."""
+    return any(field.required for field in request._declared_fields.values())
 
 
 def run(function: Callable, body: dict[str, Any]) -> dict[str, Any]:
     """The answer of a rules calculator; an odds-only answer is shaped once per remembered result."""
-    source = dice(body)
-    found = function(body, options("smoting", body), source)
+    source = kit.dice(body)
+    found = function(body, kit.options("smoting", body), source)
     if source is not None:
         return _shape(found, source)
     return REMEMBERED(found, lambda: _shape(found, None))  # type: ignore[no-any-return]
@@ -31,9 +40,9 @@ def run(function: Callable, body: dict[str, Any]) -> dict[str, Any]:
 def _shape(found: dict[str, Any], source: DiceSource | None) -> dict[str, Any]:
     out = {k: v for k, v in found.items() if k not in ("odds", "chance", "trace")}
     if "chance" in found:
-        out.update(exact("chance", *found["chance"]))
+        out.update(kit.exact("chance", *found["chance"]))
     for name, (values, shown) in found.get("odds", {}).items():
-        out.update(exact(name, values, shown))
+        out.update(kit.exact(name, values, shown))
     if "expected_successes" in out:
-        out.update(exact("expected_successes", out["expected_successes"]))
-    return {**out, **rolled(source), "trace": trace(found["trace"])}
+        out.update(kit.exact("expected_successes", out["expected_successes"]))
+    return {**out, **kit.rolled(source), "trace": kit.trace(found["trace"])}

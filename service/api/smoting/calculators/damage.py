@@ -2,7 +2,12 @@
 from __future__ import annotations
 
 from service.api.smoting.calculators import operation
-from service.api.smoting.schemas.damage import AttackRequestSchema, AttackSchema, DamageRequestSchema, DamageSchema
+from service.api.smoting.schemas.damage import (
+          AttackRequestSchema,
+          AttackSchema,
+          DamageRequestSchema,
+          DamageSchema,
+)
 from service.rules.smoting import calculators as calc
 
 operation("/damage", "smotingDamage", (DamageRequestSchema, DamageSchema), calc.damage,

@@ -6,27 +6,26 @@ from typing import Any
 from flask import Response
 
 from service.api.http.caching import cacheable
-from service.api.kit.calculator import calculator, exact, options, trace
+from service.api.kit import calculator as kit
 from service.api.kit.fields import fraction_text
-from service.api.smoting.calculators import blp
+from service.api.smoting.calculators import blp, needed
 from service.api.smoting.schemas.movement import MovementQuerySchema, MovementRequestSchema, MovementSchema
 from service.rules.smoting import calculators as calc
 
 
+@kit.calculator(blp, "/movement", "smotingMovement", (MovementRequestSchema, MovementSchema), signed=False,
+                body_required=needed(MovementRequestSchema))
 def movement(body: dict) -> dict[str, Any]:
     """Zone and battle move odds for a mover, and its speed in metres and km/h."""
-    found = calc.movement(body, options("smoting", body))
+    found = calc.movement(body, kit.options("smoting", body))
     needed, success = found["battle"]
-    out = {"pool": found["pool"], **exact("zone_move", found["zone"]), "zones_per_round": body.get("mr", 1),
+    out = {"pool": found["pool"], **kit.exact("zone_move", found["zone"]), "zones_per_round": body.get("mr", 1),
            "battle_move": {"roll_needed": needed, "success": float(success)},
            "battle_move_exact": {"success": fraction_text(success)}}
     for name, value in found["speeds"].items():
-        out.update(exact(name, value))
-    return {**out, "trace": trace(found["trace"])}
+        out.update(kit.exact(name, value))
+    return {**out, "trace": kit.trace(found["trace"])}
 
-
-calculator(blp, "/movement", "smotingMovement", (MovementRequestSchema, MovementSchema), movement,
-           movement.__doc__, signed=False)
 
 
 @blp.route("/movement", methods=["GET"])

@@ -7,9 +7,9 @@ from marshmallow import fields
 from service.api.kit.fields import choice, probability_dict, whole
 from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonBoolean, JsonFloat, Strict, calculator_rolls_field, trace_field
-from service.api.war_and_combat.common import answer_seed_field, assumptions_field, dice_field, exact_field
-from service.api.war_and_combat.damage_schemas import DAMAGE_ROLES, ImpactFieldsSchema
-from service.api.war_and_combat.to_hit_schemas import TO_HIT_ROLES, AttackerSchema, ToHitFieldsSchema
+from service.api.war_and_combat.fields import answer_seed_field, assumptions_field, dice_field, exact_field
+from service.api.war_and_combat.schemas.damage import DAMAGE_ROLES, ImpactFieldsSchema
+from service.api.war_and_combat.schemas.to_hit import TO_HIT_ROLES, AttackerSchema, ToHitFieldsSchema
 
 
 class AttackAttackerSchema(AttackerSchema):
@@ -20,6 +20,12 @@ class AttackAttackerSchema(AttackerSchema):
 
 class AttackRequestSchema(ToHitFieldsSchema, ImpactFieldsSchema):
     """One whole attack: the to-hit fields plus the impact and the target."""
+
+    EXAMPLE = {"attacker": {"skill": 5, "attribute_mod": 1}, "defender": {"fighter_rank": 3},
+               "impact_cap": 12, "weapon": {"penetration_value": 1, "damage_type": "cut"},
+               "target": {"size": 10, "armor": {"chest": {"absorption": 2, "penetration_threshold": 3},
+                                                "head": {"absorption": 2, "penetration_threshold": 3,
+                                                         "defence_bonus": 1}}}, "seed": 11}
     receipt = receipt_field()
 
     attacker = fields.Nested(AttackAttackerSchema, required=True,
@@ -62,3 +68,5 @@ class AttackSchema(Strict):
     seed = answer_seed_field()
     assumptions = assumptions_field()
     trace = trace_field()
+
+

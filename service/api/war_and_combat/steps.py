@@ -4,9 +4,9 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.kit.schemas import Strict
-from service.api.war_and_combat.state_schemas import (
+from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
+from service.api.war_and_combat.state import (
     EXAMPLE_FIGHTER,
     EXAMPLE_FOE,
     DeclarationSchema,

@@ -6,7 +6,7 @@ from marshmallow import fields
 from service.api.kit.fields import choice, probability_dict, whole
 from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonFloat, Strict, calculator_rolls_field, seed_field, trace_field
-from service.api.war_and_combat.common import (
+from service.api.war_and_combat.fields import (
     answer_seed_field,
     assumptions_field,
     dice_field,
@@ -19,6 +19,8 @@ from service.rules.war_and_combat.checks import KINDS
 
 class CheckRequestSchema(Strict):
     """A 3d6 task or resistance check."""
+
+    EXAMPLE = {"kind": "stumble", "attribute_mod": 1, "action_penalty": 1, "seed": 3}
     receipt = receipt_field()
 
     kind = choice(KINDS, "The check: task, fumble (Fumble?/Fumble-N), stumble, restrict, shock, balance, "
@@ -61,3 +63,5 @@ class CheckSchema(Strict):
     seed = answer_seed_field()
     assumptions = assumptions_field()
     trace = trace_field()
+
+

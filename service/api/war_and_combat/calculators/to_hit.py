@@ -6,11 +6,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from service.api.war_and_combat.common import copied, dice_of, pair, trace
+from service.api.kit import calculator as kit
+from service.api.war_and_combat.calculators import blp
+from service.api.war_and_combat.schemas.to_hit import ToHitRequestSchema, ToHitSchema
 from service.rules.errors import Contradiction
 from service.rules.trace import Step
 from service.rules.war_and_combat import option_specs, task, to_hit
-from service.rules.war_and_combat.exact import fraction_text
 
 TO_HIT_ASSUMPTIONS = ["WAC-TIE", "WAC-CRIT-ARMOR", "WAC-CRIT-DICE", "WAC-LIMB-SIDE"]
 
@@ -63,29 +64,30 @@ def _odds(mode: str, tl: int, bonus: int, called: str | None, defence_bonus: tup
     """The odds part of a to-hit answer: a pure function of the question, remembered (a VTT asks again)."""
     options = {"tie_succeeds": tie, "critical_margin_includes_armor_bonus": include}
     found = to_hit.odds(to_hit.Question(mode, tl, bonus, dict(defence_bonus), called), options)
-    probs, probs_exact = pair(found.probabilities)
-    extra, extra_exact = pair({str(k): v for k, v in found.extra_dice.items()})
-    locs, locs_exact = pair(found.locations)
-    return {"need": found.need, "chance": float(found.chance), "chance_exact": fraction_text(found.chance),
-            "probabilities": probs, "probabilities_exact": probs_exact, "extra_dice": extra,
-            "extra_dice_exact": extra_exact, "location_probabilities": locs,
-            "location_probabilities_exact": locs_exact}
+    return {"need": found.need, **kit.exact("chance", found.chance), **kit.exact("probabilities", found.probabilities),
+            **kit.exact("extra_dice", found.extra_dice), **kit.exact("location_probabilities", found.locations)}
 
 
+@kit.calculator(blp, "/to-hit", "warAndCombatToHit", (ToHitRequestSchema, ToHitSchema))
 def to_hit_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The to-hit answer (§12.1)."""
+    """Chance that a melee attack (3d6 + skill + agility against Defense) or a shot (against the range target
+    level) lands: exact odds of miss, glance off armor, hit and critical, the extra impact dice and the
+    location; with `seed` or `rolls`, the rolled attack (*Resolution of Attacks*, *Critical Hits*,
+    *Ranged Combat*)."""
     options = option_specs.read(body.get("options"))
     bonuses = tuple(sorted((k, v) for k, v in (body.get("defence_bonus") or {}).items() if v))
     q, steps = question(body, options, dict(bonuses))
     odds = _odds(q.mode, q.tl, q.roll_bonus, q.called, bonuses, options["tie_succeeds"],
                  options["critical_margin_includes_armor_bonus"])
     steps.append(Step("Critical Hits", "margin >= 5 is a critical; every 5 adds a d6", odds["chance_exact"]))
-    dice = dice_of(body)
+    dice = kit.dice(body)
     rolled = None
     if dice is not None:
         dice.check_queues({"attack": 6, "location": 6, "side": 2}, {"attack": 3, "location": 3, "side": 1})
         rolled = to_hit.roll(q, options, dice, steps=steps).as_dict()
-    return {"mode": q.mode, "tl": q.tl, "roll_bonus": q.roll_bonus, **{k: copied(v) for k, v in odds.items()},
-            "roll": rolled, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
+    return {"mode": q.mode, "tl": q.tl, "roll_bonus": q.roll_bonus, **{k: kit.copied(v) for k, v in odds.items()},
+            "roll": rolled, **kit.rolled(dice),
             "assumptions": TO_HIT_ASSUMPTIONS + (["WAC-POINT-BLANK", "WAC-EVADING"] if q.mode == "missile" else []),
-            "trace": trace(steps)}
+            "trace": kit.trace(steps)}
+
+

@@ -14,7 +14,7 @@ from service.api.kit.schemas import (
     seed_field,
     trace_field,
 )
-from service.api.war_and_combat.common import (
+from service.api.war_and_combat.fields import (
     LOCATION_SPECIFIC,
     answer_seed_field,
     assumptions_field,
@@ -100,6 +100,9 @@ class ToHitFieldsSchema(Strict):
 
 class ToHitRequestSchema(ToHitFieldsSchema):
     """Chance that an attack or shot lands (exactly one of `defender`, `tl`, `missile`)."""
+
+    EXAMPLE = {"attacker": {"skill": 4, "attribute_mod": 1}, "defender": {"fighter_rank": 2, "agl_mod": 1,
+               "state": "turned"}, "defence_bonus": {"head": 1}, "seed": 7}
     receipt = receipt_field()
 
     defence_bonus = fields.Nested(DefenceBonusSchema, load_default=dict,
@@ -142,3 +145,5 @@ class ToHitSchema(Strict):
     seed = answer_seed_field()
     assumptions = assumptions_field()
     trace = trace_field()
+
+

@@ -2,18 +2,13 @@
 bounded integers, probability objects, dice and trace (rules README, common conventions)."""
 from __future__ import annotations
 
-from typing import Any
-
 from marshmallow import fields, validate
 
 from service.api.kit.fields import choice, exact_strings
 from service.api.kit.schemas import JsonBoolean, JsonInteger, RollSchema, Strict, trace_field
-from service.rules.dice import DiceSource
 from service.rules.war_and_combat import option_specs
-from service.rules.war_and_combat.exact import fraction_text
-from service.rules.war_and_combat.task import GENERAL, PACES, SPECIFIC
+from service.rules.war_and_combat.task import PACES, SPECIFIC
 
-LOCATION_GENERAL = validate.OneOf(GENERAL)
 LOCATION_SPECIFIC = validate.OneOf(SPECIFIC)
 
 
@@ -74,29 +69,6 @@ def assumptions_field() -> fields.List:
     """Assumption ids the answer relied on."""
     return fields.List(fields.String(), required=True,
                        metadata={"description": "Ids of the assumptions (GET /v1/rulesets/war-and-combat) used."})
-
-
-def pair(values: dict[str, Any]) -> tuple[dict[str, float], dict[str, str]]:
-    """A probability object as numbers and as exact strings."""
-    return {k: float(v) for k, v in values.items()}, {k: fraction_text(v) for k, v in values.items()}
-
-
-def dice_of(body: dict[str, Any]) -> DiceSource | None:
-    """The answer's dice: only when `seed` or `rolls` was sent (rules README)."""
-    rolls = body.get("rolls")
-    if body.get("seed") is None and not rolls:
-        return None
-    return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (rolls or {}).items() if v is not None})
-
-
-def copied(value: Any) -> Any:
-    """A remembered answer's dict copied before it goes out, so that nothing downstream edits the cache."""
-    return dict(value) if isinstance(value, dict) else value
-
-
-def trace(steps: list) -> list[dict[str, Any]]:
-    """Trace steps as JSON."""
-    return [s.as_dict() for s in steps]
 
 
 __all__ = ["trace_field"]

@@ -1,26 +1,16 @@
-"""/v1/war-and-combat/wounds, /combatant and /movement (GET and POST) (rules document §12.5-12.7)."""
+"""Schemas of /v1/war-and-combat/wounds, /combatant and /movement (rules document §12.5-12.7): shapes and
+bounds only."""
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Response
 from marshmallow import fields, validate
 
-from service.api.http.blueprint import Blueprint
-from service.api.http.caching import cacheable
 from service.api.kit.fields import choice, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, Strict, trace_field
-from service.api.war_and_combat.common import LOCATION_SPECIFIC, options_field, trace
-from service.api.war_and_combat.damage_schemas import ThresholdsSchema
-from service.api.war_and_combat.state_schemas import WeaponSchema
-from service.rules.trace import Step
-from service.rules.war_and_combat import damage, movement, option_specs, task, wounds
+from service.api.war_and_combat.fields import LOCATION_SPECIFIC, options_field
+from service.api.war_and_combat.schemas.damage import ThresholdsSchema
+from service.api.war_and_combat.state import WeaponSchema
+from service.rules.war_and_combat import movement
 from service.rules.war_and_combat.damage import SEVERITIES
-from service.rules.war_and_combat.exact import fraction_text
-from service.rules.war_and_combat.state import read_weapon
-
-blp = Blueprint("war-and-combat-sheets", __name__,
-                description="War & Combat (seed 001): wounds, a fighter's derived values, movement.")
 
 
 class WoundInSchema(Strict):
@@ -33,6 +23,9 @@ class WoundInSchema(Strict):
 
 class WoundsRequestSchema(Strict):
     """A fighter's wounds."""
+
+    EXAMPLE = {"wounds": [{"location": "left_leg", "severity": "serious", "penetrating": True},
+                          {"location": "right_arm", "severity": "light"}], "fighter_rank": 5, "agl_mod": 1}
 
     wounds = fields.List(fields.Nested(WoundInSchema), required=True, validate=validate.Length(max=100),
                          metadata={"description": "Every wound taken."})
@@ -85,29 +78,11 @@ class WoundsSchema(Strict):
     trace = trace_field()
 
 
-def wounds_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The wounds answer (§12.5), the stun reported beside the Defense (RULINGS 21)."""
-    options = option_specs.read(body.get("options"))
-    cond = wounds.condition(body["wounds"], False, options)
-    per = {loc: {"worst": cond.worst[loc], "penalty": (damage.PENALTY[cond.worst[loc]] or 0) if cond.worst[loc] else 0}
-           for loc in task.SPECIFIC}
-    fr, stunned = body.get("fighter_rank"), body["stunned"]
-    defence = None if fr is None else wounds.wound_defence(cond, fr, body["agl_mod"], options, stunned)
-    stun = wounds.stun_of(cond, options, fr, body["agl_mod"])
-    steps = [Step("Wound Effects", "worst wound per location, locations added", cond.action_penalty)]
-    if stun is not None:
-        steps.append(Step("Wound Effects › Stun (RULINGS 21)", f"stunned {stun.rounds} rounds from the hit: no "
-                                                              "action, Defense 5 + FR/2", stun.defence))
-    return {"action_penalty": cond.action_penalty, "per_location": per, "disabled_limbs": len(cond.disabled),
-            "unconscious": cond.unconscious, "immobile": cond.immobile, "mortal": cond.mortal,
-            "can_act": not (cond.unconscious or cond.mortal or stunned),
-            "coup_de_grace_eligible": cond.coup_de_grace, "defeated": cond.defeated, "movement": cond.movement,
-            "defence": defence, "stun": None if stun is None else {"rounds": stun.rounds, "defence": stun.defence},
-            "trace": trace(steps)}
-
-
 class CombatantRequestSchema(Strict):
     """A fighter's sheet numbers."""
+
+    EXAMPLE = {"fighter_rank": 7, "agl_mod": 1, "size": 10, "strength": 12,
+               "weapons": [{"name": "sword", "skill": 6}, {"name": "bow", "skill": 4}]}
 
     fighter_rank = whole(0, 50, "Fighter rank.", required=True)
     agl_mod = whole(-10, 10, "Agility modifier.", 0)
@@ -142,26 +117,6 @@ class CombatantSheetSchema(Strict):
     trace = trace_field()
 
 
-def combatant_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The combatant answer (§12.6)."""
-    options = option_specs.read(body.get("options"))
-    fr, agl = body["fighter_rank"], body["agl_mod"]
-    impaired, disabled, destroyed = damage.thresholds(body["size"], options)
-    lines = []
-    for i, raw in enumerate(body.get("weapons") or [] if body.get("strength") is not None else []):
-        w = read_weapon(raw, ("weapons", i), options)
-        cap = w.get("impact_cap", body["strength"] + w["impact_mod"])
-        lines.append({"name": w["name"], "attack_bonus": w["skill"] + (body["dex_mod"] if w["kind"] == "missile"
-                                                                          else agl),
-                      "impact_cap": cap, "impact_dice": damage.impact_dice(cap, options).text})
-    return {"defence": task.base_defence(fr, agl),
-            "defence_by_state": {s: task.defence(fr, agl, s, options) for s in task.STATES},
-            "actions_per_flurry": task.actions_per_flurry(fr), "initiative_bonus": fr,
-            "thresholds": {"impaired": impaired, "disabled": disabled, "destroyed": destroyed}, "weapons": lines,
-            "trace": trace([Step("Resolution of Attacks", "Defense = 10 + FR + agility", task.base_defence(fr, agl)),
-                            Step("Maneuver Tactics", "actions = 2 + floor(FR / 5)", task.actions_per_flurry(fr))])}
-
-
 class StepSchema(Strict):
     """One step of a path."""
 
@@ -177,6 +132,9 @@ class StepSchema(Strict):
 
 class MovementRequestSchema(Strict):
     """A pace, impaired legs and a path of steps."""
+
+    EXAMPLE = {"pace": "jog", "steps": [{"terrain": "open"}, {"direction": "flank", "terrain": "rough"},
+                                        {"kind": "pivot"}, {"terrain": "slick", "obstacle": True}]}
 
     pace = choice(movement.MOVE_PACES, "Pace.", required=True)
     legs_impaired = whole(0, 2, "Impaired legs.", 0)
@@ -224,72 +182,3 @@ class MovementSchema(Strict):
     trace = trace_field()
 
 
-def movement_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The movement answer (§12.7)."""
-    options = option_specs.read(body.get("options"))
-    found = movement.plan(body["pace"], body["legs_impaired"], body.get("steps") or [], options)
-    metres = found.hexes * movement.HEX_METRES
-    return {"pace": found.pace, "hexes_per_round": found.hexes, "hexes_per_phase": found.per_phase,
-            "metres_per_round": float(metres), "metres_per_second": float(found.metres_per_second),
-            "metres_per_second_exact": fraction_text(found.metres_per_second),
-            "feet_per_round": float(found.feet_per_round), "feet_per_round_exact": fraction_text(found.feet_per_round),
-            "round_seconds": movement.ROUND_SECONDS, "hex_metres": movement.HEX_METRES,
-            "action_penalty": found.action_penalty, "steps": [s.as_dict() for s in found.steps],
-            "total_cost": found.steps[-1].total if found.steps else 0, "trace": trace(found.trace)}
-
-
-WOUNDS_EXAMPLE = {"wounds": [{"location": "left_leg", "severity": "serious", "penetrating": True},
-                             {"location": "right_arm", "severity": "light"}], "fighter_rank": 5, "agl_mod": 1}
-COMBATANT_EXAMPLE = {"fighter_rank": 7, "agl_mod": 1, "size": 10, "strength": 12,
-                     "weapons": [{"name": "sword", "skill": 6}, {"name": "bow", "skill": 4}]}
-MOVEMENT_EXAMPLE = {"pace": "jog", "steps": [{"terrain": "open"}, {"direction": "flank", "terrain": "rough"},
-                                             {"kind": "pivot"}, {"terrain": "slick", "obstacle": True}]}
-
-
-def _example(schema: type, body: dict[str, Any], answer: Any) -> dict[str, Any]:
-    return answer(schema().load(body))
-
-
-@blp.post("/wounds")
-@blp.doc(operationId="warAndCombatWounds")
-@blp.arguments(WoundsRequestSchema, example=WOUNDS_EXAMPLE)
-@blp.response(200, WoundsSchema, example=_example(WoundsRequestSchema, WOUNDS_EXAMPLE, wounds_answer))
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def post_wounds(body: dict) -> dict:
-    """What a list of wounds adds up to: the action penalty (worst wound per location, locations added), disabled
-    limbs, unconsciousness, immobility, movement, Defense, coup-de-grâce eligibility and defeat (*Wound
-    Effects*, *Coup-de-Grâce*)."""
-    return wounds_answer(body)
-
-
-@blp.post("/combatant")
-@blp.doc(operationId="warAndCombatCombatant")
-@blp.arguments(CombatantRequestSchema, example=COMBATANT_EXAMPLE)
-@blp.response(200, CombatantSheetSchema, example=_example(CombatantRequestSchema, COMBATANT_EXAMPLE, combatant_answer))
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def post_combatant(body: dict) -> dict:
-    """A fighter's derived values: Defense in every state, actions per flurry, initiative bonus, damage
-    thresholds, and each weapon's attack bonus, impact cap and impact dice (*Resolution of Attacks*, IMPACT CAP,
-    DAMAGE THRESHOLDS)."""
-    return combatant_answer(body)
-
-
-@blp.post("/movement")
-@blp.doc(operationId="warAndCombatMovement")
-@blp.arguments(MovementRequestSchema, example=MOVEMENT_EXAMPLE)
-@blp.response(200, MovementSchema, example=_example(MovementRequestSchema, MOVEMENT_EXAMPLE, movement_answer))
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def post_movement(body: dict) -> dict:
-    """Movement points a round and a phase for a pace, with impaired legs, conversions to metres and feet, and
-    the cost and phase of each step of a path (*Movement*, TERRAIN EFFECTS CHART, *Facing*)."""
-    return movement_answer(body)
-
-
-@blp.get("/movement")
-@blp.doc(operationId="warAndCombatMovementRates")
-@blp.arguments(MovementQuerySchema, location="query")
-@blp.response(200, MovementSchema, example=_example(MovementRequestSchema, {"pace": "walk"}, movement_answer))
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-def get_movement(query: dict) -> Response:
-    """Movement points, phases and conversions of a pace (MOVEMENT RATE BY PACE, *Game Scale*)."""
-    return cacheable(MovementSchema().dump(movement_answer({**query, "steps": []})))

@@ -6,8 +6,8 @@ from marshmallow import fields, validate
 
 from service.api.kit.fields import choice, whole
 from service.api.kit.schemas import JsonBoolean, JsonInteger, Strict
-from service.api.war_and_combat.common import LOCATION_SPECIFIC, OptionsSchema, options_field
-from service.api.war_and_combat.damage_schemas import ArmorSchema
+from service.api.war_and_combat.fields import LOCATION_SPECIFIC, OptionsSchema, options_field
+from service.api.war_and_combat.schemas.damage import ArmorSchema
 from service.rules.war_and_combat.damage import DAMAGE_TYPES, SEVERITIES
 from service.rules.war_and_combat.engine import ACTIONS, MOVE_PACES
 from service.rules.war_and_combat.option_specs import INTENTIONS, TACTICS

@@ -5,15 +5,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from service.api.war_and_combat.common import dice_of, pair, trace
-from service.api.war_and_combat.damage_answers import DAMAGE_ASSUMPTIONS, blow_of, impact_cap
-from service.api.war_and_combat.to_hit_answers import TO_HIT_ASSUMPTIONS, question
+from service.api.kit import calculator as kit
+from service.api.war_and_combat.calculators import blp
+from service.api.war_and_combat.calculators.damage import DAMAGE_ASSUMPTIONS, blow_of, impact_cap
+from service.api.war_and_combat.calculators.to_hit import TO_HIT_ASSUMPTIONS, question
+from service.api.war_and_combat.schemas.attack import AttackRequestSchema, AttackSchema
 from service.rules.war_and_combat import damage, option_specs, to_hit
-from service.rules.war_and_combat.exact import fraction_text
 
 
+@kit.calculator(blp, "/attack", "warAndCombatAttack", (AttackRequestSchema, AttackSchema))
 def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The attack answer (§12.4): to-hit and damage as one exact distribution."""
+    """One whole attack from the 3d6 roll to the wound, as one exact distribution over the attack roll, the
+    location roll and the impact dice (*Flurry Procedure*, *Strike Results Procedure*)."""
     options = option_specs.read(body.get("options"))
     armor = body["target"].get("armor") or {}
     bonuses = {loc: piece.get("defence_bonus", 0) for loc, piece in armor.items()}
@@ -27,7 +30,7 @@ def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
         blow = blow_of(body, options, 5 * k if outcome == "critical" else 1, general, "strike", None)
         for key, p in damage.distribution(blow).items():
             out[key] += Fraction(weight, whole) * p
-    dice = dice_of(body)
+    dice = kit.dice(body)
     rolled = None
     if dice is not None:
         top = max(found.extra_dice)
@@ -44,8 +47,8 @@ def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
             landed = damage.land(blow, damage.roll_impact(blow, dice))
             rolled.update(impact=landed.impact, effective_impact=landed.effective, penetrating=landed.penetrating,
                           severity=landed.severity, wound_type=landed.wound_type, effects=landed.effects)
-    numbers, exact = pair(out)
-    return {"tl": q.tl, "roll_bonus": q.roll_bonus, "need": found.need, "chance": float(found.chance),
-            "chance_exact": fraction_text(found.chance), "probabilities": numbers, "probabilities_exact": exact,
-            "roll": rolled, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
-            "assumptions": list(dict.fromkeys(TO_HIT_ASSUMPTIONS + DAMAGE_ASSUMPTIONS)), "trace": trace(steps)}
+    return {"tl": q.tl, "roll_bonus": q.roll_bonus, "need": found.need, **kit.exact("chance", found.chance),
+            **kit.exact("probabilities", out), "roll": rolled, **kit.rolled(dice),
+            "assumptions": list(dict.fromkeys(TO_HIT_ASSUMPTIONS + DAMAGE_ASSUMPTIONS)), "trace": kit.trace(steps)}
+
+

@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 from service.api.kit.fields import choice, probability_dict, whole
 from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonBoolean, Strict, calculator_rolls_field, seed_field, trace_field
-from service.api.war_and_combat.common import (
+from service.api.war_and_combat.fields import (
     LOCATION_SPECIFIC,
     answer_seed_field,
     assumptions_field,
@@ -68,6 +68,11 @@ class ImpactFieldsSchema(Strict):
 
 class DamageRequestSchema(ImpactFieldsSchema):
     """One landed blow."""
+
+    EXAMPLE = {"impact_cap": 14, "margin": 6, "location": "left_leg",
+               "weapon": {"penetration_value": 1, "damage_type": "cut"},
+               "target": {"size": 9, "armor": {"leg": {"absorption": 1, "penetration_threshold": 2}}},
+               "rolls": {"impact": [2, 5, 6], "critical": [3]}}
     receipt = receipt_field()
 
     margin = whole(1, 100, "How far the attack beat its TL (>= 5: a critical).", 1)
@@ -137,3 +142,5 @@ class DamageSchema(Strict):
     seed = answer_seed_field()
     assumptions = assumptions_field()
     trace = trace_field()
+
+

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.api.war_and_combat.common import dice_of, pair, trace
-from service.rules.errors import Contradiction, RulesError
+from service.api.kit import calculator as kit
+from service.api.war_and_combat.calculators import blp
+from service.api.war_and_combat.schemas.check import CheckRequestSchema, CheckSchema
+from service.rules.errors import Contradiction
 from service.rules.trace import Step
 from service.rules.war_and_combat import checks, option_specs, task
-from service.rules.war_and_combat.exact import fraction_text
 
 
+@kit.calculator(blp, "/check", "warAndCombatCheck", (CheckRequestSchema, CheckSchema))
 def check_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The check answer (§12.2)."""
+    """Any 3d6 task or resistance check — Fumble?/Fumble-N, Stumble?/Stumble-N, Restrict, Shock, balance,
+    pass-through — with the exact odds of each miss-by result (*Wound Effects*, *Secondary Effects*)."""
     options = option_specs.read(body.get("options"))
     kind = body["kind"]
     if body.get("danger_hexes") is not None and kind != "pass_through":
@@ -27,15 +30,15 @@ def check_answer(body: dict[str, Any]) -> dict[str, Any]:
     tie = options["tie_succeeds"]
     probs = checks.probabilities(kind, tl, bonus, tie)
     steps = [Step("Resolution of Attacks", f"{kind}: 3d6 + {bonus} against TL {tl}", tl)]
-    dice = dice_of(body)
+    dice = kit.dice(body)
     rolled = None
     if dice is not None:
         dice.check_queues({"check": 6}, {"check": 3})
         rolled = checks.roll(kind, tl, bonus, tie, dice).as_dict()
-    numbers, exact = pair(probs)
     return {"kind": kind, "tl": tl, "roll_bonus": bonus, "need": task.need(tl, bonus, tie),
-            "chance": float(probs["success"]), "chance_exact": fraction_text(probs["success"]),
-            "probabilities": numbers, "probabilities_exact": exact, "roll": rolled,
-            "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
+            **kit.exact("chance", probs["success"]), **kit.exact("probabilities", probs), "roll": rolled,
+            **kit.rolled(dice),
             "assumptions": ["WAC-TIE"] + (["WAC-BALANCE"] if kind == "balance" else [])
-            + (["WAC-PASS-BASE", "WAC-PASS-HEX"] if kind == "pass_through" else []), "trace": trace(steps)}
+            + (["WAC-PASS-BASE", "WAC-PASS-HEX"] if kind == "pass_through" else []), "trace": kit.trace(steps)}
+
+
