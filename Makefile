@@ -46,7 +46,7 @@ bench: install
 	$(PY) -m tests.perf.run_bench
 	$(MAKE) bench-differential
 
-# The engine against the Combat Segment resolver at 5,000 vs 200,000 fights per matchup (a few minutes).
+# Every vectorised engine against its resolver at 5,000 vs 200,000 fights per matchup, duels and group fights (several minutes).
 bench-differential: install
 	$(PY) -m tests.perf.sim_differential
 

@@ -1,6 +1,6 @@
 """`make bench` for the `ars-magica` ruleset: to-hit and damage req/s against the bare Flask endpoint on
 the same gunicorn setup in one run, one round of 20 combatants in process, and simulated duels per second
-on one core (the vectorised engine `service.sim.engines.ars_magica`, which plays one-on-one melee duels).
+on one core (the vectorised engine `service.sim.engines.ars_magica`, which plays melee fights of any size).
 
 Run alone: `.venv/bin/python -m tests.perf.ruleset_ars_magica`.
 """

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from tests.perf.dice_bench import report as dice_report
+from tests.perf.engine_bench import report as engine_report
 from tests.perf.http_bench import http_benchmarks, http_table
 from tests.perf.segment_bench import http_segments, resolve_times
 from tests.perf.sim_bench import sim_benchmark
@@ -51,17 +52,18 @@ def main() -> None:
     rows = http_benchmarks()
     resolve, segments = resolve_times(), http_segments()
     sim = sim_benchmark()
+    engines, engine_rows = engine_report()
     report = (f"Measured {started} on {platform.machine()} ({platform.python_version()}), 2 cores shared with the "
               "load generator: `make bench` (wrk, 1 thread, 16 connections; every scenario on its own gunicorn "
               "with deploy/gunicorn.conf.py and 2 workers of 8 connections each, all started together, warmed up for 2 s, then measured in "
               "3 interleaved rounds of 2 s, best round shown; Referee's rate limit off, access log on).\n\n" + http_table(rows)
-              + "\n\n" + segment_table(resolve, segments) + "\n\n" + sim_table(sim))
+              + "\n\n" + segment_table(resolve, segments) + "\n\n" + sim_table(sim) + "\n\n" + engines)
     report = "\n\n".join([report, *ruleset_reports(), dice_report()])
     print(report)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "latest.json").write_text(json.dumps({"http": rows, "resolve": resolve, "segments_http": segments,
-                                                 "sim": sim}, indent=2, default=str))
+                                                 "sim": sim, "engines": engine_rows}, indent=2, default=str))
     for name in ("latest.md", f"{started}.md"):
         (out / name).write_text(report + "\n", encoding="utf-8")
     print(f"\nwritten to {out / 'latest.md'} (cite the figures in README.md's Performance section)")

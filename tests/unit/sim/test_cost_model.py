@@ -15,17 +15,17 @@ from service.sim.stopping import Stopped, watched
 from tests.perf.sim_costs import FIGHTERS, chunk_cpu, matchup
 
 RULESETS = sorted(FIGHTERS)
+GROUPS = ("tactical", "ars-magica")  # rulesets whose vectorised engine plays group fights too
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_a_duel_is_vectorised_and_a_melee_of_ten_is_the_loop(ruleset):
+def test_a_duel_and_a_melee_of_ten_are_priced_for_the_engine_that_plays_them(ruleset):
     simulator = simulator_for(ruleset)
     duel, melee = simulator.cost(matchup(ruleset, 1, 1, 20)), simulator.cost(matchup(ruleset, 5, 5, 20))
     assert (duel.engine, duel.combatants, duel.steps) == (VECTORISED, 2, 20)
-    assert (melee.engine, melee.combatants) == (VECTORISED if ruleset == "tactical" else LOOP, 10)
+    assert (melee.engine, melee.combatants) == (VECTORISED if ruleset in GROUPS else LOOP, 10)
     assert duel.rates is simulator.rates[VECTORISED]
-    if ruleset != "tactical":
-        assert melee.rates is simulator.rates[LOOP]
+    assert melee.rates is simulator.rates[melee.engine]
 
 
 @pytest.mark.parametrize("ruleset, side, trials, cap", [

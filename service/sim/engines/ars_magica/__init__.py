@@ -13,5 +13,5 @@ __all__ = ["LOOP_RATES", "RATES", "accepts", "simulate"]
 
 # CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
 # (every combatant declares and acts each round; targets are looked up among all the others).
-RATES = Rates((2000.0, 0.0), (1200.0, 0.0), (5.0, 0.0, 0.0))
+RATES = Rates((2000.0, 150.0), (1200.0, 200.0), (5.0, 0.5, 0.05))
 LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (150.0, 70.0, 0.25))
