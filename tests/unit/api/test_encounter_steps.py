@@ -7,7 +7,7 @@ import pytest
 
 from service.api.ars_magica.rounds import EXAMPLE_REQUEST as ARS_MAGICA
 from service.api.encounters.schemas import EXAMPLE_COMBATANT
-from service.api.runequest_house.rounds import EXAMPLE as RUNEQUEST_HOUSE
+from service.api.runequest_house.steps import EXAMPLE as RUNEQUEST_HOUSE
 from service.api.smoting.steps import EXAMPLE as SMOTING
 from service.api.war_and_combat.steps import EXAMPLE as WAR_AND_COMBAT
 

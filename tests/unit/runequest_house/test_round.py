@@ -125,7 +125,7 @@ def test_the_http_resolver_answers_the_contract(client):
 
 
 def test_every_event_of_a_bloody_round_matches_its_schema():
-    from service.api.runequest_house import EVENT_SCHEMAS
+    from service.api.runequest_house.events import EVENT_SCHEMAS
 
     seen = set()
     for seed in range(40):
@@ -155,7 +155,7 @@ def test_a_grapple_then_a_throw():
     assert bob["prone"] and bob["location_hp"]["right_leg"] == 5 - 10
     assert next(c for c in second.state.combatants if c["id"] == "ann")["holding"] is None
     assert second.summary["strike_order"][0]["sr"] == 2  # DEX SR
-    from service.api.runequest_house import EVENT_SCHEMAS
+    from service.api.runequest_house.events import EVENT_SCHEMAS
     for event in (*first.events, *second.events):
         assert EVENT_SCHEMAS[event["type"]]().validate(event) == {}, event
     with pytest.raises(RulesError) as refused:

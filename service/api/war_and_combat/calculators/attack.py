@@ -6,9 +6,14 @@ from fractions import Fraction
 from typing import Any
 
 from service.api.kit import calculator as kit
-from service.api.war_and_combat.calculators import blp
-from service.api.war_and_combat.calculators.damage import DAMAGE_ASSUMPTIONS, blow_of, impact_cap
-from service.api.war_and_combat.calculators.to_hit import TO_HIT_ASSUMPTIONS, question
+from service.api.war_and_combat.calculators import (
+    DAMAGE_ASSUMPTIONS,
+    TO_HIT_ASSUMPTIONS,
+    blow_of,
+    blp,
+    impact_cap,
+    question,
+)
 from service.api.war_and_combat.schemas.attack import AttackRequestSchema, AttackSchema
 from service.rules.war_and_combat import damage, option_specs, to_hit
 

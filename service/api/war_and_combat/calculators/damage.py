@@ -1,5 +1,5 @@
-"""The /v1/war-and-combat/damage answer (rules document §12.3): the impact cap, the blow through armor and
-size thresholds as an exact distribution (remembered), and the rolled blow or COMBAT OPTIONS effect."""
+"""POST /v1/war-and-combat/damage (rules document §12.3): the blow through armor and size thresholds as an
+exact distribution (remembered), and the rolled blow or COMBAT OPTIONS effect."""
 from __future__ import annotations
 
 from fractions import Fraction
@@ -7,41 +7,10 @@ from functools import lru_cache
 from typing import Any
 
 from service.api.kit import calculator as kit
-from service.api.war_and_combat.calculators import blp
+from service.api.war_and_combat.calculators import DAMAGE_ASSUMPTIONS, blow_of, blp, impact_cap
 from service.api.war_and_combat.schemas.damage import DamageRequestSchema, DamageSchema
-from service.rules.errors import Contradiction
 from service.rules.trace import Step
 from service.rules.war_and_combat import damage, option_specs, task
-
-DAMAGE_ASSUMPTIONS = ["WAC-IMPACT-PATTERN", "WAC-CRIT-DICE", "WAC-CRIT-OFFSET", "WAC-SIZE-PATTERN", "WAC-INNATE",
-                      "WAC-WOUND-TABLE", "WAC-BLUNT-PEN"]
-
-
-def impact_cap(body: dict[str, Any], attack_type: str = "strike") -> int:
-    """The cap: `impact_cap`, or STR + the weapon's impact modifier (STR alone for non-strike attacks)."""
-    strength = (body.get("attacker") or {}).get("strength")
-    if body.get("impact_cap") is not None and strength is not None:
-        raise Contradiction("send `impact_cap` or `attacker.strength`, not both", ("impact_cap",))
-    if body.get("impact_cap") is not None:
-        return body["impact_cap"]
-    if strength is None:
-        raise Contradiction("send `impact_cap`, or `attacker.strength` and `weapon`", ("impact_cap",))
-    return body["attacker"]["strength"] + (body["weapon"].get("impact_mod", 0) if attack_type == "strike" else 0)
-
-
-def _weapon(body: dict[str, Any]) -> dict[str, Any]:
-    return {"impact_mod": 0, "penetration_value": 0, "damage_type": "blunt", **(body.get("weapon") or {})}
-
-
-def blow_of(body: dict[str, Any], options: dict[str, Any], margin: int, general: str, attack_type: str,
-            steps: list[Step] | None) -> damage.Blow:
-    """The blow a damage or attack body lands at this margin on this general location, through that
-    location's armor (*Strike Results Procedure*)."""
-    target = body["target"]
-    innate = target.get("innate_absorption")
-    innate = options["innate_absorption"] if innate is None else innate
-    return damage.make_blow(impact_cap(body, attack_type), margin, general, target["size"], innate,
-                            (target.get("armor") or {}).get(general) or {}, _weapon(body), options, attack_type, steps)
 
 
 @lru_cache(maxsize=4096)
@@ -83,5 +52,3 @@ def damage_answer(body: dict[str, Any]) -> dict[str, Any]:
             "combat_option": option, **kit.rolled(dice),
             "assumptions": DAMAGE_ASSUMPTIONS + ([] if strike else ["WAC-COLUMN", "WAC-SUBDUAL-ATTR"]),
             "trace": kit.trace(steps)}
-
-

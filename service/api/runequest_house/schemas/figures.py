@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.kit.receipts import receipt_answer_field, receipt_field
-from service.api.runequest_house.common import (
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.runequest_house.fields import (
     ACTIONS,
     LOCATIONS,
     answer_seed,
@@ -18,7 +19,6 @@ from service.api.runequest_house.common import (
     seed_field,
     trace_field,
 )
-from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 
 
 class CharacteristicsSchema(Schema):
@@ -45,6 +45,9 @@ class NamedWeaponSchema(Schema):
 
 class CombatantRequestSchema(Schema):
     """Characteristics and weapons to derive SRs, damage bonus and hit points from."""
+
+    EXAMPLE = {"characteristics": {"str": 14, "con": 12, "siz": 13, "dex": 15},
+               "weapons": [{"name": "broadsword"}]}
 
     characteristics = fields.Nested(CharacteristicsSchema, required=True,
                                     metadata={"description": "The characteristics."})
@@ -106,6 +109,9 @@ class IntentActionSchema(Schema):
 class IntentRequestSchema(Schema):
     """A Statement of Intent: exactly two actions."""
 
+    EXAMPLE = {"combatant": {"characteristics": {"dex": 15, "siz": 13}, "weapons": [{"name": "broadsword"}]},
+               "actions": [{"type": "attack", "weapon": 0}, {"type": "attack", "weapon": 0}]}
+
     combatant = fields.Nested(IntentCombatantSchema, required=True, metadata={"description": "Who declares."})
     actions = fields.List(fields.Nested(IntentActionSchema), required=True, validate=validate.Length(2, 2),
                           metadata={"description": "Exactly two actions."})
@@ -139,6 +145,8 @@ class ContestantSchema(Schema):
 
 class ContestRequestSchema(Schema):
     """A skill contest, a Maneuver contest or a resistance roll."""
+
+    EXAMPLE = {"kind": "maneuver", "a": {"skill": 50, "mov": 4}, "b": {"skill": 45, "mov": 3}}
     receipt = receipt_field()
 
     kind = choice(("skill", "maneuver", "resistance"), "The contest.", load_default="skill")
@@ -184,6 +192,9 @@ class GrappleFigureSchema(Schema):
 class GrappleRequestSchema(Schema):
     """A grapple follow-up."""
 
+    EXAMPLE = {"mode": "throw", "grapple": 60, "attacker": {"str": 15, "dex": 12, "siz": 14},
+               "defender": {"str": 12, "dex": 11, "siz": 13}}
+
     mode = choice(("immobilise", "throw", "damage", "escape"), "The follow-up.", required=True)
     grapple = whole(0, 300, "The grapple skill %.", required=True)
     attacker = fields.Nested(GrappleFigureSchema, required=True, metadata={"description": "The holder."})
@@ -225,6 +236,8 @@ class MovementQuerySchema(Schema):
 
 class MovementRequestSchema(Schema):
     """Movement per phase and round (JSON body)."""
+
+    EXAMPLE = {"mov": 3, "move_actions": 1, "mobility": 4}
 
     mov = whole(0, 30, "Basic MOV.", load_default=3)
     move_actions = whole(0, 2, "Move actions declared.", load_default=0)

@@ -1,17 +1,13 @@
 """Schema pieces and answer helpers shared by the `runequest-house` calculators."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from marshmallow import Schema, fields, validate
 
 from service.api.kit import schemas
-from service.api.kit.fields import exact_strings, fraction_text, options_schema, whole
+from service.api.kit.fields import exact_strings, options_schema, whole
 from service.api.kit.schemas import JsonFloat, JsonInteger, RollSchema, trace_field
-from service.rules.dice import DiceSource
-from service.rules.runequest_house import RULESET
 from service.rules.runequest_house.dice_expr import DICE_SHAPE
 from service.rules.runequest_house.options import ACTIONS, OPTIONS, SHIELD_SIZES, WEAPON_KINDS, WEAPON_TYPES
 
@@ -54,27 +50,6 @@ def rolls_field(name: str, roles: dict[str, tuple[str, int]]) -> fields.Nested:
     return fields.Nested(schema, load_default=None, allow_none=True,
                          metadata={"description": "Faces rolled at the table, by role (a face outside its die: "
                                                   "422); missing dice come from the seed."})
-
-
-def probability_pair(name: str, values: Mapping[Any, Fraction]) -> dict[str, Any]:
-    """`<name>` (numbers) and `<name>_exact` (fraction strings) with the same keys."""
-    return {name: {str(k): float(v) for k, v in values.items()},
-            f"{name}_exact": {str(k): fraction_text(v) for k, v in values.items()}}
-
-
-def chance_pair(name: str, value: Fraction | None) -> dict[str, Any]:
-    return {name: None if value is None else float(value), f"{name}_exact": None if value is None else fraction_text(value)}
-
-
-def read_options(raw: Any) -> dict[str, Any]:
-    return RULESET.read_options(raw, ("options",))
-
-
-def dice_source(body: Mapping[str, Any]) -> DiceSource | None:
-    """The answer's dice when the body asks for a roll (`seed` or `rolls`), else None (odds only)."""
-    if body.get("seed") is None and not body.get("rolls"):
-        return None
-    return DiceSource.for_calculator(body.get("seed"), body.get("rolls") or {})
 
 
 def exact_dict(description: str) -> fields.Dict:

@@ -1,12 +1,12 @@
-"""Schemas of runequest-house encounter payloads (combatant, declaration, options, state) and of
-/v1/runequest-house/rounds/resolve (rules document §3, §12.12)."""
+"""Schemas of runequest-house encounter payloads (combatant, declaration, options, state), rules document
+§3, §12.12."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import choice, flag, whole
-from service.api.kit.steps import RoundRequestBase, RoundResponseBase
-from service.api.runequest_house.common import (
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.runequest_house.fields import (
     ACTIONS,
     LOCATIONS,
     SHIELD_SIZES,
@@ -15,8 +15,7 @@ from service.api.runequest_house.common import (
     OptionsSchema,
     dice_field,
 )
-from service.api.runequest_house.damage_schemas import LAYER_META, LayerField
-from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.runequest_house.schemas.damage import LAYER_META, LayerField
 
 
 class CharacteristicsStateSchema(Schema):
@@ -168,32 +167,8 @@ EXAMPLE_STATE = {"ruleset": "runequest-house", "round": 0, "options": {}, "comba
      "weapons": [{"name": "mace", "attack": 55, "parry": 40}]}]}
 
 
-class RoundRequestSchema(RoundRequestBase):
-    """One round of a state, nothing stored."""
-
-    state = fields.Nested(StateSchema, required=True, metadata={"description": "The state before the round.",
-                                                                "example": EXAMPLE_STATE})
-    declarations = fields.List(fields.Nested(DeclarationSchema), load_default=list, validate=validate.Length(max=100),
-                               metadata={"description": "Each combatant's two actions."})
-
-
-class StrikeSchema(Schema):
-    """One timed action of the Melee phase."""
-
-    combatant = fields.String(required=True, metadata={"description": "Who acts."})
-    action = fields.String(required=True, metadata={"description": "attack, missile or cast."})
-    sr = JsonInteger(required=True, metadata={"description": "Its strike rank."})
-    target = fields.String(required=True, allow_none=True, metadata={"description": "Its target."})
-
-
-class RoundResponseSchema(RoundResponseBase):
-    """The round's orders, events and the state after it."""
-
-    intent_order = fields.List(fields.String(), required=True, metadata={"description": "Lowest INT first."})
-    movement_order = fields.List(fields.String(), required=True, metadata={"description": "Highest DEX first."})
-    strike_order = fields.List(fields.Nested(StrikeSchema), required=True,
-                               metadata={"description": "Attacks, missiles and spells in SR order."})
-    state = fields.Dict(required=True, metadata={"description": "The state after the round (send it back as is)."})
-
-
 __all__ = ["flag"]
+
+
+SCHEMAS = {"combatant": CombatantStateSchema, "declaration": DeclarationSchema, "options": EncounterOptionsSchema,
+           "state": StateSchema}

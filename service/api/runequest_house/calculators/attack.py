@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from service.api.runequest_house.common import dice_source, probability_pair
-from service.api.runequest_house.damage_answers import roll_damage
-from service.api.runequest_house.to_hit_answers import roll_attack, to_hit_odds
+from service.api.kit import calculator as kit
+from service.api.runequest_house.calculators import blp, roll_attack, roll_damage, to_hit_odds
+from service.api.runequest_house.schemas.attack import AttackRequestSchema, AttackSchema
 from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.runequest_house import armor, to_hit
 from service.rules.runequest_house.damage import blow, passage_distribution
@@ -93,8 +93,10 @@ def _rolled(dice: Any, body: Mapping[str, Any], table: str, attack: Any, guard: 
     return roll
 
 
+@kit.calculator(blp, "/attack", "runequestHouseAttack", (AttackRequestSchema, AttackSchema))
 def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
-    """The answer of /attack: the outcome and damage distributions, and the roll when asked."""
+    """One whole attack (rules document §4-§6): roll, defence, location, damage, parry absorption and armor,
+    as an exact distribution of the points reaching a location's HP."""
     answer, attack, guard, options = to_hit_odds(body)
     weapon = _attack_weapon(body["weapon"], options)
     defence = body["defence"]
@@ -104,10 +106,10 @@ def attack_answer(body: dict[str, Any]) -> dict[str, Any]:
     parry_ap = defence["ap"] or 0
     outcome_odds, damage_odds = _distributions(body, answer["location_table"], attack, guard, weapon, parry_ap,
                                                options)
-    dice, roll = dice_source(body), None
+    dice, roll = kit.dice(body), None
     if dice is not None:
         roll = _rolled(dice, body, answer["location_table"], attack, guard, weapon, parry_ap, options)
     return {**{k: answer[k] for k in ("chance", "chance_exact", "assumptions", "trace")},
-            **probability_pair("probabilities", outcome_odds),
-            **probability_pair("damage_probabilities", dict(sorted(damage_odds.items()))),
-            "roll": roll, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None}
+            **kit.exact("probabilities", outcome_odds),
+            **kit.exact("damage_probabilities", dict(sorted(damage_odds.items()))),
+            "roll": roll, **kit.rolled(dice)}

@@ -8,10 +8,21 @@ from flask import Response, request
 
 from service.api.http.blueprint import Blueprint
 from service.api.http.caching import cacheable
+from service.api.kit import calculator as kit
 from service.api.kit.fields import fraction_text
-from service.api.kit.receipts import receipted
-from service.api.runequest_house import figure_schemas as fs
-from service.api.runequest_house.common import chance_pair, dice_source, probability_pair, read_options
+from service.api.runequest_house.schemas.figures import (
+    CombatantRequestSchema,
+    CombatantSchema,
+    ContestRequestSchema,
+    ContestSchema,
+    GrappleRequestSchema,
+    GrappleSchema,
+    IntentRequestSchema,
+    IntentSchema,
+    MovementQuerySchema,
+    MovementRequestSchema,
+    MovementSchema,
+)
 from service.rules.errors import Contradiction, RulesError
 from service.rules.runequest_house import contest as contests
 from service.rules.runequest_house import grapple as grapples
@@ -26,20 +37,11 @@ blp = Blueprint("runequest-house-figures", __name__,
 UNPROCESSABLE = "UNPROCESSABLE_ENTITY"
 
 
-@blp.post("/combatant")
-@blp.arguments(fs.CombatantRequestSchema, example={
-    "characteristics": {"str": 14, "con": 12, "siz": 13, "dex": 15}, "weapons": [{"name": "broadsword"}]})
-@blp.response(200, fs.CombatantSchema, example={
-    "dex_sr": 2, "siz_sr": 2, "damage_bonus": "+1d4", "hp": 13,
-    "location_hp": {"right_leg": 5, "left_leg": 5, "abdomen": 5, "chest": 6, "right_arm": 4, "left_arm": 4,
-                    "head": 5},
-    "weapons": [{"name": "broadsword", "melee_sr": 6, "second_attack_sr": 9}], "missile_sr": 2,
-    "maneuver_base": 25, "dodge_base": 15, "trace": []})
-@blp.alt_response(422, response=UNPROCESSABLE)
-@blp.doc(operationId="runequestHouseCombatant")
+@kit.calculator(blp, "/combatant", "runequestHouseCombatant", (CombatantRequestSchema, CombatantSchema),
+                signed=False)
 def combatant(body: dict[str, Any]) -> dict[str, Any]:
     """A combatant's strike ranks, damage bonus and hit points (rules document §5, §8; RQ3 core tables)."""
-    options = read_options(body["options"])
+    options = kit.options("runequest-house", body)
     chars = body["characteristics"]
     dex, siz, strength, con = chars["dex"], chars["siz"], chars["str"], chars["con"]
     dex_sr = None if dex is None else stats.dex_sr(dex, options)
@@ -60,19 +62,12 @@ def combatant(body: dict[str, Any]) -> dict[str, Any]:
             "trace": [s.as_dict() for s in steps]}
 
 
-@blp.post("/intent")
-@blp.arguments(fs.IntentRequestSchema, example={
-    "combatant": {"characteristics": {"dex": 15, "siz": 13}, "weapons": [{"name": "broadsword"}]},
-    "actions": [{"type": "attack", "weapon": 0}, {"type": "attack", "weapon": 0}]})
-@blp.response(200, fs.IntentSchema, example={
-    "valid": True, "problems": [], "actions": [{"type": "attack", "sr": 6, "modifier": -10},
-                                               {"type": "attack", "sr": 9, "modifier": -10}], "trace": []})
-@blp.alt_response(422, response=UNPROCESSABLE)
-@blp.doc(operationId="runequestHouseIntent")
+@kit.calculator(blp, "/intent", "runequestHouseIntent", (IntentRequestSchema, IntentSchema),
+                signed=False)
 def intent(body: dict[str, Any]) -> dict[str, Any]:
     """Check a Statement of Intent of two actions and give each its SR and modifier (*1) Statement of
     Intent*): one weapon twice at -10% each, two spells within 10 SR."""
-    options = read_options(body["options"])
+    options = kit.options("runequest-house", body)
     who = body["combatant"]
     found = state_intent(who["characteristics"]["dex"], who["characteristics"]["siz"], who["weapons"],
                          body["actions"], options)
@@ -80,21 +75,12 @@ def intent(body: dict[str, Any]) -> dict[str, Any]:
             "trace": [s.as_dict() for s in found.trace]}
 
 
-@blp.post("/contest")
-@blp.arguments(fs.ContestRequestSchema, example={"kind": "maneuver", "a": {"skill": 50, "mov": 4},
-                                                 "b": {"skill": 45, "mov": 3}})
-@blp.response(200, fs.ContestSchema, example={
-    "a_effective": 55, "b_effective": 45, "probabilities": {"a": 0.4, "b": 0.3, "no_change": 0.3},
-    "probabilities_exact": {"a": "2/5", "b": "3/10", "no_change": "3/10"}, "roll": None, "dice": [], "seed": None,
-    "assumptions": ["RQH-DEGREES"], "trace": []})
-@blp.alt_response(422, response=UNPROCESSABLE)
-@blp.doc(operationId="runequestHouseContest")
-@receipted
+@kit.calculator(blp, "/contest", "runequestHouseContest", (ContestRequestSchema, ContestSchema))
 def contest(body: dict[str, Any]) -> dict[str, Any]:
     """A skill or Maneuver contest (*Maneuver*: the higher degree wins, +5% per metre of basic MOV above the
     opponent's) or a resistance roll (RQ3 resistance table)."""
-    options = read_options(body["options"])
-    dice = dice_source(body)
+    options = kit.options("runequest-house", body)
+    dice = kit.dice(body)
     if body["kind"] == "resistance":
         for name in ("active", "passive"):
             if body[name] is None:
@@ -104,8 +90,8 @@ def contest(body: dict[str, Any]) -> dict[str, Any]:
         if dice is not None:
             face = dice.roll("d100", 1, 100).total
             roll = {"d100": face, "success": face <= effective}
-        return {"effective": effective, **chance_pair("chance", contests.resistance_chance(effective)),
-                "roll": roll, "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
+        return {"effective": effective, **kit.exact("chance", contests.resistance_chance(effective)),
+                "roll": roll, **kit.rolled(dice),
                 "assumptions": ["RQH-RESISTANCE"],
                 "trace": [{"rule": "RQH-RESISTANCE", "detail": f"{body['active']} vs {body['passive']}",
                            "value": effective}]}
@@ -125,37 +111,30 @@ def contest(body: dict[str, Any]) -> dict[str, Any]:
         won = contests.winner(da, db)
         roll = {"a": fa, "a_degree": da, "b": fb, "b_degree": db, "winner": None if won == "no_change" else won}
     return {"a_effective": a_eff, "b_effective": b_eff,
-            **probability_pair("probabilities", contests.contest(a_bands, b_bands)), "roll": roll,
-            "dice": dice.dice() if dice else [], "seed": dice.seed if dice else None,
+            **kit.exact("probabilities", contests.contest(a_bands, b_bands)), "roll": roll,
+            **kit.rolled(dice),
             "assumptions": ["RQH-PERCENTILE", "RQH-DEGREES"],
             "trace": [{"rule": "Maneuver", "detail": f"a {a_eff}%, b {b_eff}%; the higher degree wins",
                        "value": a_eff - b_eff}]}
 
 
-@blp.post("/grapple")
-@blp.arguments(fs.GrappleRequestSchema, example={"mode": "throw", "grapple": 60, "attacker": {"str": 15, "dex": 12,
-                                                                                             "siz": 14},
-                                                 "defender": {"str": 12, "dex": 11, "siz": 13}})
-@blp.response(200, fs.GrappleSchema, example={
-    "follow_up_skill": 70, "resistance": {"active": 27, "passive": 18, "chance": 0.95, "chance_exact": "19/20"},
-    "damage": "1d6+1d4", "trace": []})
-@blp.alt_response(422, response=UNPROCESSABLE)
-@blp.doc(operationId="runequestHouseGrapple")
+@kit.calculator(blp, "/grapple", "runequestHouseGrapple", (GrappleRequestSchema, GrappleSchema),
+                signed=False)
 def grapple(body: dict[str, Any]) -> dict[str, Any]:
     """A grapple follow-up (*Page 60*): the second roll's skill, its resistance roll and its damage."""
-    options = read_options(body["options"])
+    options = kit.options("runequest-house", body)
     found = grapples.follow_up(body["mode"], body["grapple"], body["attacker"], body["defender"], options)
     resistance = None
     if found.resistance is not None:
         r = found.resistance
-        resistance = {"active": r["active"], "passive": r["passive"], **chance_pair("chance", r["chance"])}
+        resistance = {"active": r["active"], "passive": r["passive"], **kit.exact("chance", r["chance"])}
     return {"follow_up_skill": found.follow_up_skill, "resistance": resistance, "damage": found.damage,
             "trace": [s.as_dict() for s in found.trace]}
 
 
 def movement_body(body: dict[str, Any]) -> dict[str, Any]:
     """Movement figures as the API answers them."""
-    options = read_options(body.get("options"))
+    options = kit.options("runequest-house", body)
     found = moving.movement(body["mov"], body["move_actions"], body["mobility"], body["engaged"], body["limited"],
                             options)
     out: dict[str, Any] = {"k": found.k}
@@ -171,26 +150,18 @@ def movement_body(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.get("/movement")
-@blp.arguments(fs.MovementQuerySchema, location="query")
-@blp.response(200, fs.MovementSchema)
+@blp.arguments(MovementQuerySchema, location="query")
+@blp.response(200, MovementSchema)
 @blp.alt_response(422, response=UNPROCESSABLE)
 @blp.doc(operationId="runequestHouseMovementQuery")
 def movement_get(query: dict[str, Any]) -> Response:
     """Metres per Move phase, round and second, the one-third limit and backwards movement (*2) Move Phase*),
     from query parameters with the default options."""
-    return cacheable(fs.MovementSchema().dump(movement_body(query)))
+    return cacheable(MovementSchema().dump(movement_body(query)))
 
 
-@blp.post("/movement")
-@blp.arguments(fs.MovementRequestSchema, example={"mov": 3, "move_actions": 1, "mobility": 4})
-@blp.response(200, fs.MovementSchema, example={
-    "k": 2, "metres_per_phase": 10, "metres_per_phase_exact": "10/1", "metres_per_round": 20,
-    "metres_per_round_exact": "20/1", "metres_per_second": 4, "metres_per_second_exact": "4/1",
-    "limited_metres_per_phase": 3.3333333333333335, "limited_metres_per_phase_exact": "10/3",
-    "backwards_metres_per_phase": 5, "backwards_metres_per_phase_exact": "5/1", "applies_limit": False,
-    "trace": []})
-@blp.alt_response(422, response=UNPROCESSABLE)
-@blp.doc(operationId="runequestHouseMovement")
+@kit.calculator(blp, "/movement", "runequestHouseMovement", (MovementRequestSchema, MovementSchema),
+                signed=False)
 def movement_post(body: dict[str, Any]) -> dict[str, Any]:
     """Metres per Move phase, round and second (*2) Move Phase*: MOV x (1 + move actions) + Mobility per
     phase), the one-third limit when engaged or limited, and backwards movement at half."""

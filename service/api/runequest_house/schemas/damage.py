@@ -7,7 +7,8 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from service.api.kit.fields import choice, flag, probability_dict, string_or_null, whole
 from service.api.kit.receipts import receipt_answer_field, receipt_field
-from service.api.runequest_house.common import (
+from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
+from service.api.runequest_house.fields import (
     LOCATIONS,
     WEAPON_TYPES,
     answer_seed,
@@ -21,7 +22,6 @@ from service.api.runequest_house.common import (
     seed_field,
     trace_field,
 )
-from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.rules.runequest_house.dice_expr import DICE_SHAPE
 
 
@@ -96,6 +96,11 @@ TARGET_DEFAULT = DamageTargetSchema().load({})
 
 class DamageRequestSchema(Schema):
     """One landed blow."""
+
+    EXAMPLE = {"weapon": "broadsword", "damage_bonus": "+1d4", "degree": "special", "location": "chest",
+               "target": {"siz": 13, "str": 12, "dex": 14, "armor": ["ringmail", "soft_leather"],
+                          "location_hp": 6, "hp": 13},
+               "seed": 3}
     receipt = receipt_field()
 
     weapon = WeaponField(required=True, metadata={
@@ -181,6 +186,8 @@ class DamageSchema(Schema):
 class ArmorRequestSchema(Schema):
     """The layers worn on one location."""
 
+    EXAMPLE = {"layers": ["plate", "chainmail"], "protection": 2}
+
     layers = fields.List(LayerField(metadata=LAYER_META), required=True, validate=validate.Length(1, 5),
                          metadata={"description": "Layer APs or armor-pack names."})
     protection = whole(0, 30, "Protective spell AP.", load_default=0)
@@ -215,6 +222,8 @@ class KnockbackTargetSchema(Schema):
 
 class KnockbackRequestSchema(Schema):
     """A damage figure and its target."""
+
+    EXAMPLE = {"damage": 24, "weapon_type": "crush", "target": {"siz": 13, "dex": 12}}
 
     damage = whole(0, 1000, "The damage that got past any parry.", required=True)
     weapon_type = choice(WEAPON_TYPES, "crush, slash or impale.", required=True)
