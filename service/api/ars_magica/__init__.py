@@ -1,23 +1,4 @@
-"""Blueprints of the `ars-magica` ruleset's calculators (seed 002) and its payload schemas."""
-from __future__ import annotations
+"""The `ars-magica` ruleset over HTTP (seed 002); its layout is every ruleset's (service/api/__init__.py)."""
 
-from service.api.kit.packages import module_blueprints
-from service.api.http.blueprint import Blueprint
-
-MODULES = ("to_hit", "damage", "check", "combatant", "movement", "rounds")
-
-
-def _schemas() -> dict:
-    try:
-        from service.api.ars_magica.state import SCHEMAS as found
-    except ModuleNotFoundError:
-        return {}
-    return found
-
-
-SCHEMAS = _schemas()
-
-
-def blueprints() -> list[Blueprint]:
-    """Every calculator blueprint of the ruleset."""
-    return module_blueprints(__name__, MODULES)
+MODULES = ("calculators.to_hit", "calculators.damage", "calculators.check", "calculators.combatant",
+           "calculators.movement", "steps")

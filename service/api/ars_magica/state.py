@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.ars_magica.common import OptionsSchema
-from service.api.ars_magica.gear import (
+from service.api.ars_magica.fields import (
     AbilitiesSchema,
     ArmorSchema,
     CharacteristicsSchema,
+    OptionsSchema,
     PackOr,
     ShieldSchema,
     WeaponSchema,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.api.ars_magica.rounds import EXAMPLE_REQUEST as ARS_MAGICA
+from service.api.ars_magica.steps import EXAMPLE_REQUEST as ARS_MAGICA
 from service.api.encounters.schemas import EXAMPLE_COMBATANT
 from service.api.runequest_house.steps import EXAMPLE as RUNEQUEST_HOUSE
 from service.api.smoting.steps import EXAMPLE as SMOTING

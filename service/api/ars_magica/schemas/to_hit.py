@@ -1,12 +1,10 @@
-"""POST /v1/ars-magica/to-hit: a melee attack against a defence, or a missile against its ease factor."""
+"""Schemas of /v1/ars-magica/to-hit: shapes and bounds only."""
 from __future__ import annotations
-
-from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from service.api.ars_magica import answers
-from service.api.ars_magica.common import (
+from service.api.ars_magica.fields import (
+    CommonAnswerSchema,
     botch_dice_schema,
     exact_text,
     options_field,
@@ -14,16 +12,10 @@ from service.api.ars_magica.common import (
     probability,
     rolls_schema,
 )
-from service.api.http.blueprint import Blueprint
 from service.api.kit.fields import choice, flag, whole
-from service.api.kit.receipts import receipt_answer_field, receipt_field, receipted
+from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonFloat, JsonInteger, Strict, seed_field
-from service.rules.ars_magica import to_hit
-from service.rules.errors import Contradiction
-from service.rules.rounding import exact
 
-blp = Blueprint("ars-magica-to-hit", __name__, description="Ars Magica: chance to hit in melee and with missiles "
-                "(seed 002, 3. Melee and 2. First Missiles).")
 MOVEMENTS = ("still", "walking", "hustling", "sprinting")
 
 
@@ -69,6 +61,8 @@ ROLES = {"attack": "Attack stress die.", "defence": "Defence stress die.",
 
 class ToHitRequestSchema(Strict):
     """An attack total against a melee `defence` or a `missile` shot (exactly one)."""
+
+    EXAMPLE = {"attack": 12, "defence": 9, "attack_modifiers": {"side": True}, "seed": 7}
     receipt = receipt_field()
 
     attack = whole(-50, 100, "Attack total before situational modifiers.", required=True)
@@ -106,7 +100,7 @@ class ToHitRollSchema(Schema):
 OUTCOMES = ("miss", "friend", "hit", "exceptional")
 
 
-class ToHitSchema(answers.CommonAnswerSchema):
+class ToHitSchema(CommonAnswerSchema):
     """The odds of the attack (exact), and the roll when one was made."""
     receipt = receipt_answer_field()
 
@@ -131,84 +125,3 @@ class ToHitSchema(answers.CommonAnswerSchema):
                                               metadata={"description": "The same, as exact fractions."})
     roll = fields.Nested(ToHitRollSchema, required=True, allow_none=True,
                          metadata={"description": "The roll (null unless `seed` or `rolls` was sent)."})
-
-
-EXAMPLE_REQUEST = {"attack": 12, "defence": 9, "attack_modifiers": {"side": True}, "seed": 7}
-EXAMPLE_ANSWER = {"mode": "melee", "attack_total": 13, "defence_total": 9, "ease_factor": None,
-                  "chance": 0.6264, "chance_exact": "31007/49500",
-                  "probabilities": {"miss": 0.3736, "hit": 0.6003, "exceptional": 0.0261},
-                  "probabilities_exact": {"miss": "18493/49500", "hit": "...", "exceptional": "..."},
-                  "botch_probabilities": {"attack": 0.01, "defence": 0.01},
-                  "botch_probabilities_exact": {"attack": "1/100", "defence": "1/100"},
-                  "roll": {"attack_roll": 19, "defence_roll": 14, "attack_botches": 0, "defence_botches": 0,
-                           "margin": 5, "outcome": "hit"},
-                  "dice": [{"role": "attack", "expression": "1d10", "dice": [6], "total": 6,
-                            "supplied": False}], "seed": 7, "assumptions": ["stress_die", "attack_tie"],
-                  "trace": [{"rule": "3. Melee", "detail": "attack 13 + stress vs defence 9 (roll)", "value": 0.63}]}
-
-
-@blp.post("/to-hit")
-@blp.arguments(ToHitRequestSchema, example=EXAMPLE_REQUEST)
-@blp.response(200, ToHitSchema, example=EXAMPLE_ANSWER)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.doc(operationId="arsMagicaToHit")
-@receipted
-def to_hit_view(body: dict) -> dict:
-    """Chance that a melee attack beats its defence, or a missile its ease factor, exactly; with a roll."""
-    if ("defence" in body) == ("missile" in body):
-        raise Contradiction("give exactly one of `defence` and `missile`",
-                            ("missile",) if "missile" in body else ("defence",))
-    opts = answers.options(body)
-    bonus, steps = to_hit.attack_modifier(body["attack_modifiers"])
-    attack = body["attack"] + bonus
-    botch = {k: body["botch_dice"].get(k, opts["botch_dice"]) for k in ("attack", "defence")}
-    dice = answers.dice_for(body)
-    if "missile" in body:
-        return _missile(body, opts, attack, botch, steps, dice)
-    return _melee(body, opts, attack, botch, steps, dice)
-
-
-def _melee(body: dict, opts: dict, attack: int, botch: dict, steps: list, dice: Any) -> dict:
-    mode = body["defence_mode"]
-    extra, more = to_hit.defence_modifier(body["defence_modifiers"])
-    defence = body["defence"] + extra
-    odds = to_hit.melee_odds(attack, defence, mode, botch, opts)
-    roll = None
-    if dice is not None:
-        swing = to_hit.roll_melee(attack, defence, mode, botch, opts, dice)
-        answers.refuse_unused(dice, [("attack", swing.attack_die, "attack_botch"),
-                                     ("defence", swing.defence_die, "defence_botch")])
-        roll = _roll(swing)
-    return {"mode": "melee", "attack_total": attack, "defence_total": None if mode == "surprised" else defence,
-            "ease_factor": None, **_odds(odds), "roll": roll,
-            **answers.common(dice, [*steps, *more, *odds.steps],
-                             ["stress_die", "botch_dice", "botched_total", "attack_tie", "exceptional_margin"])}
-
-
-def _missile(body: dict, opts: dict, attack: int, botch: dict, steps: list, dice: Any) -> dict:
-    shot = to_hit.Missile(**{**body["missile"], "distance_yd": exact(body["missile"]["distance_yd"])})
-    ef, fire = to_hit.ease_factor(shot)
-    odds = to_hit.missile_odds(attack, ef, shot.into_melee, botch["attack"], opts)
-    roll = None
-    if dice is not None:
-        swing = to_hit.roll_missile(attack, ef, shot.into_melee, botch["attack"], opts, dice)
-        answers.refuse_unused(dice, [("attack", swing.attack_die, "attack_botch")])
-        roll = _roll(swing)
-    return {"mode": "missile", "attack_total": attack, "defence_total": None, "ease_factor": ef, **_odds(odds),
-            "roll": roll, **answers.common(dice, [*steps, *fire, *odds.steps],
-                                           ["stress_die", "botch_dice", "botched_total", "missile_bands",
-                                            "missile_exceptional_margin"])}
-
-
-ODDS_FIELDS = (("chance", "chance"), ("probabilities", "probabilities"), ("botch_probabilities", "botch"))
-
-
-def _odds(odds: to_hit.Odds) -> dict[str, Any]:
-    """The odds' answer fields (`chance`, `probabilities`, `botch_probabilities` and their `_exact` twins)."""
-    return answers.exact_fields(odds, ODDS_FIELDS)
-
-
-def _roll(swing: to_hit.Swing) -> dict[str, Any]:
-    return {"attack_roll": swing.attack_roll, "defence_roll": swing.defence_roll,
-            "attack_botches": swing.attack_botches, "defence_botches": swing.defence_botches,
-            "margin": swing.margin, "outcome": swing.outcome}
