@@ -68,9 +68,12 @@ def expected_version() -> int | None:
     return current if current in versions else versions[0]
 
 
-def last_event_id(since: int | None, current: int) -> int:
-    """Where a stream resumes: `Last-Event-ID`, else `?since=`, else the current end of the log."""
+def last_event_id(since: int | None) -> int:
+    """Where a stream starts: after `Last-Event-ID`, else after `?since=`, else at the start of the log (0).
+
+    Replaying the whole log by default means a stream opened just before a step can never miss that step's
+    events, however the two requests race; a client that already holds the log skips it with either."""
     header = request.headers.get("Last-Event-ID", "").strip()
     if header.isdigit() and len(header) < 16:
         return int(header)
-    return current if since is None else since
+    return 0 if since is None else since

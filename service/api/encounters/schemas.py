@@ -113,8 +113,9 @@ class EncounterEventsQuerySchema(Schema):
 
 class EncounterStreamQuerySchema(Schema):
     since = fields.Integer(validate=validate.Range(0, 10**15),
-                           metadata={"description": "Replay the events after this `seq` first "
-                                                    "(like `Last-Event-ID`); default: only new events.",
+                           metadata={"description": "Start after this `seq` (like `Last-Event-ID`, "
+                                                    "which wins when both are sent). Default 0: the whole "
+                                                    "log from its first event, then every new one.",
                                      "example": 0})
     token = fields.String(validate=validate.Length(1, 200),
                           metadata={"description": "The encounter token, for EventSource clients that cannot "

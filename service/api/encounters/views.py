@@ -221,7 +221,8 @@ def events(query: dict, encounter_id: str) -> dict:
 @blp.doc(operationId="streamEncounterEvents", **takes("LastEventId"))
 @blp.arguments(s.EncounterStreamQuerySchema, location="query")
 @blp.doc(responses={"200": {"description": "Server-sent events: `id: <seq>`, `event: <type>`, `data: <json>` for "
-                                           "every logged event (the JSON is an `Event`; an undo is an `undo` event "
+                                           "every logged event, the log from its start (or after `Last-Event-ID` "
+                                           "/ `since`) and then each new one live (the JSON is an `Event`; an undo is an `undo` event "
                                            "naming the events it removed); a comment heartbeat; `event: end` when "
                                            "the encounter ends. The stream closes after `sse_max_seconds` "
                                            "(reconnect with Last-Event-ID). A step of any size is sent whole, read "
@@ -235,13 +236,19 @@ def events(query: dict, encounter_id: str) -> dict:
                   description="This client or this encounter already has as many open streams as allowed.")
 @documented(401, 404, 422, 503)
 def stream(query: dict, encounter_id: str) -> Response:
-    """The encounter's events, live (catch up from `Last-Event-ID` or `?since=` first).
+    """The encounter's events: the whole log first, then live (`Last-Event-ID` or `?since=` skip what a
+    client already has).
+
+    By default the stream replays the log from its first event, then sends each new one as it is logged,
+    so a stream opened just before a step always delivers that step's events, whichever request the
+    server handles first. A client that has read up to some `seq` (from the log, or an earlier stream)
+    starts after it with `Last-Event-ID: <seq>` or `?since=<seq>`; `Last-Event-ID` wins when both are sent.
 
     Open streams are capped per client (the API key's tenant, else the client address) and per encounter
     (429 problem+json past either cap); an idle stream costs the server a socket, not a thread.
     """
     store, token = encounter_store(), bearer_token(query.get("token"))
-    current = store.get(encounter_id, token)
-    since = last_event_id(query.get("since"), current.seq)
+    store.get(encounter_id, token)  # 401 / 404 before the stream opens
+    since = last_event_id(query.get("since"))
     return open_stream(current_app._get_current_object(), store.repository, encounter_id, token, since,
                        current_tenant())

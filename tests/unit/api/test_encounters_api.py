@@ -143,7 +143,7 @@ def test_503_when_redis_is_down_while_calculators_work():
     assert stateless.status_code == 200
 
 
-def test_the_stream_sends_events_resolved_after_it_opened(client):
+def test_the_stream_replays_the_log_then_sends_events_resolved_after_it_opened(client):
     import threading
 
     eid, auth = create(client)
@@ -167,7 +167,12 @@ def test_the_stream_sends_events_resolved_after_it_opened(client):
     reader.join(10)
     text = "".join(received)
     assert after and f"id: {after[0]['seq']}\nevent: {after[0]['type']}\ndata: " in text
-    assert f"id: {before[-1]['seq']}\n" not in text  # only new events by default
+    seqs = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert seqs[:len(before) + len(after)] == [e["seq"] for e in before + after]  # the log from its start by default
+    skipped = client.get(f"{url}/stream?since={before[-1]['seq']}", headers=auth, buffered=False)
+    first = b"".join(part for _, part in zip(range(2), skipped.iter_encoded())).decode()
+    skipped.close()
+    assert f"id: {after[0]['seq']}\n" in first and f"id: {before[-1]['seq']}\n" not in first
     replay = client.get(f"{url}/stream?since=0", headers={**auth, "Last-Event-ID": str(before[-1]["seq"])},
                         buffered=False)
     first = b"".join(part for _, part in zip(range(2), replay.iter_encoded())).decode()
