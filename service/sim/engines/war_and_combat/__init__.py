@@ -1,16 +1,17 @@
-"""The vectorised `war-and-combat` duel: one-on-one melee fights played with numpy arrays, the same rules as
-the round resolver (`service.rules.war_and_combat.engine`) for what a duel uses; any other matchup (more
-fighters, missiles, other intentions or tactics, fighters already hurt) is played by the resolver loop
-(`vectorisable` says which, for the cost model).
+"""The vectorised `war-and-combat` engine: melee fights of any size played with numpy arrays over every
+fight of a chunk, the round resolver's rules (`service.rules.war_and_combat.round`) under the duel policy
+(`service.rules.war_and_combat.duel`): nearest foes, paths, initiative, movement, engagement groups and
+their flurries. `accepts` sends the rest to the resolver loop;
 `tests/unit/war_and_combat/test_engine_differential.py` holds the two to the same distribution."""
 from __future__ import annotations
 
 from service.sim.cost import LOOP_CHUNK, Rates
-from service.sim.engines.war_and_combat.duel import simulate, vectorisable
+from service.sim.engines.war_and_combat.accepts import accepts
+from service.sim.engines.war_and_combat.fight import simulate
 
-__all__ = ["LOOP_RATES", "RATES", "simulate", "vectorisable"]
+__all__ = ["LOOP_RATES", "RATES", "accepts", "simulate"]
 
-# CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
+# CPU microseconds of a chunk (service.sim.cost): this vectorised engine, and the ruleset's resolver loop
 # (every combatant declares and acts each round; targets are looked up among all the others).
-RATES = Rates((1000.0, 0.0), (1500.0, 0.0), (6.0, 0.0, 0.0))
+RATES = Rates((2000.0, 150.0), (2000.0, 400.0), (4.0, 3.0, 0.2))
 LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (200.0, 100.0, 1.2))
