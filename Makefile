@@ -76,7 +76,9 @@ streamtest: install
 # concurrent writers, hostile input, queuing refused by the broker, the apikey CLI beside a running server,
 # a Redis filled to maxmemory, a 200-combatant step streamed whole, six catch-ups of a 100k-event log,
 # a flood of 48 KB simulations, a loop simulation at the CPU budget, a running chunk stopped by DELETE, and
-# one client's queue beside another client's first job (tests/faults/test_simulation_faults.py).
+# one client's queue beside another client's first job (tests/faults/test_simulation_faults.py), and
+# 200 slowloris connections against deploy/'s nginx in front of gunicorn (Debian's nginx; skipped without it)
+# beside /healthz probes (tests/faults/test_proxy.py).
 faults: install
 	$(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
 		tests/integration/test_apikey_cli.py \

@@ -11,7 +11,7 @@ from service.api.kit import events
 from service.api.http import auth, bodies, cors, errors, logging, observability
 from service.api.http.docs import docs_blueprint
 from service.api.http.json_output import FastJSONProvider
-from service.api.http.contract import ContractPlugin
+from service.api.http.contract import OPTIONAL_KEY, ContractPlugin
 from service.api.http.openapi import RefereeApi, RefereePlugin, package_version
 from service.api.kit.receipt_keys import configured_keys
 from service.config import Config
@@ -64,7 +64,7 @@ def create_app(config: Config | None = None) -> Flask:
         OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "license": LICENSE},
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "license": LICENSE}, "security": OPTIONAL_KEY,
                           "servers": [{"url": "/", "description": "this server"}]},
         JSON_SORT_KEYS=False,
     )

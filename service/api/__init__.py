@@ -26,6 +26,7 @@ def register_blueprints(api: Api) -> None:
     """Mount every blueprint under /v1 (imported here so nothing is built at import time)."""
     from service.api.encounters.views import blp as encounters
     from service.api.http import headers
+    from service.api.http.contract import list_tags
     from service.api.http.observability import blp as observability
     from service.api.kit.packages import ruleset_blueprints
     from service.api.kit.receipts import blp as receipts
@@ -48,3 +49,4 @@ def register_blueprints(api: Api) -> None:
     for ruleset in registry.all_rulesets():
         for blp in ruleset_blueprints(ruleset.package):
             api.register_blueprint(blp, url_prefix=f"/v1/{ruleset.id}")
+    list_tags(api.spec, {ruleset.id: f"{ruleset.name}: {ruleset.summary}" for ruleset in registry.all_rulesets()})

@@ -67,14 +67,14 @@ def test_calculators_through_the_generated_client(generated, server):
 
 
 def calculators(package, client) -> None:
-    to_hit = api(package, "tactical_to_hit.get_tactical_to_hit").sync(
+    to_hit = api(package, "tactical.tactical_to_hit").sync(
         client=client, body=model(package, "ToHitRequest").from_dict({"av": 60, "dv": 45}))
     assert (to_hit.chance_percent, to_hit.av, to_hit.dv) == (57, 60, 45)
-    damage = api(package, "tactical_damage.get_tactical_damage").sync(
+    damage = api(package, "tactical.tactical_damage").sync(
         client=client, body=model(package, "DamageRequest").from_dict(DAMAGE))
     assert (damage.pot, damage.knockback_feet, damage.pot_through_armor) == (20, 6, 0)
     assert damage.trace[0].rule == "Getting Hit: The POT of Blows"
-    problem = api(package, "tactical_to_hit.get_tactical_to_hit").sync(
+    problem = api(package, "tactical.tactical_to_hit").sync(
         client=client, body=model(package, "ToHitRequest").from_dict({"av": 10, "ranged": {"weapon": "light-crossbow", "distance": 250}}))
     assert type(problem).__name__ == "Problem" and problem.status == 422
     assert "ranged.distance" in [error.field for error in problem.errors]
@@ -123,7 +123,7 @@ def simulate(package, client) -> None:
     pad = [{"type": "padded", "dr": 10}]
     duel = matchup([sim_fighter("a", 60, 35, 20, pad)], [sim_fighter("b", 50, 35, 20, pad)])
     request = model(package, "SimulationRequest").from_dict({"matchup": duel, "trials": 400, "seed": 3})
-    job = api(package, "simulations.start_simulation").sync(client=client, body=request)
+    job = api(package, "simulations.create_simulation").sync(client=client, body=request)
     poll = api(package, "simulations.get_simulation")
     deadline = time.monotonic() + 60
     while job.state.value not in ("done", "failed", "cancelled") and time.monotonic() < deadline:

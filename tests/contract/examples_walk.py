@@ -22,8 +22,8 @@ from service.spec import spec_dict
 
 ORDER = ("createEncounter", "setClientSeed", "getEncounter", "listCombatants", "addCombatant", "getCombatant",
          "replaceCombatant", "setDeclarations", "resolveSegment", "listEvents", "streamEncounterEvents", "undoSegment",
-         "getEncounterAudit", "revealServerSeed", "removeCombatant", "endEncounter", "startSimulation", "getSimulation", "streamSimulationProgress",
-         "getSimulationPlot", "startSimulation", "deleteSimulation")
+         "getEncounterAudit", "revealServerSeed", "removeCombatant", "endEncounter", "createSimulation", "getSimulation", "streamSimulationProgress",
+         "getSimulationPlot", "createSimulation", "deleteSimulation")
 PARAM = re.compile(r"{([^}]+)}")
 
 

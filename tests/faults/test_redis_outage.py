@@ -55,7 +55,7 @@ def all_events(encounter: str, auth: dict) -> list[dict]:
     events, total = [], 1
     while len(events) < total:
         page = requests.get(f"{encounter}/events?offset={len(events)}&limit=500", headers=auth, timeout=10).json()
-        events, total = events + page["items"], page["total"]
+        events, total = events + page["events"], page["total"]
     return events
 
 

@@ -53,7 +53,7 @@ def test_an_encounter_plays_three_rounds_in_redis(client):
                                                                          "faces": [10]}]})
     assert bad.status_code == 422
     events = client.get(path + "/events?limit=200", headers=auth).get_json()
-    assert events["total"] >= 6 and {e["type"] for e in events["items"]} >= {"declared", "round_ended"}
+    assert events["total"] >= 6 and {e["type"] for e in events["events"]} >= {"declared", "round_ended"}
     undone = client.post(path + "/undo", headers=auth)
     assert undone.status_code == 200 and undone.get_json()["state"]["round"] == answer["round"] - 1
 

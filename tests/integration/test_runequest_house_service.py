@@ -51,7 +51,7 @@ def test_an_encounter_runs_rounds_undoes_and_keeps_events(http):
                        json={"seed": 6, "declarations": DECLARE}).get_json()
     assert second["segment"] == 2 and second["state"]["round"] == 2
     events = http.get(f"/v1/encounters/{encounter['id']}/events?limit=500", headers=auth).get_json()
-    assert [e["type"] for e in events["items"]].count("round_ended") == 2
+    assert [e["type"] for e in events["events"]].count("round_ended") == 2
     undone = http.post(f"/v1/encounters/{encounter['id']}/undo", headers=auth)
     assert undone.status_code == 200 and undone.get_json()["state"]["round"] == 1
     bad = http.post(f"/v1/encounters/{encounter['id']}/segments", headers=auth,

@@ -48,7 +48,7 @@ def test_a_body_check_segment_is_stored_logged_and_undone(client):
         (31, 14, "defender-bounced", 11)]
     bob_after = next(c for c in resolved.get_json()["state"]["combatants"] if c["id"] == "bob")
     assert bob_after["position"]["x"] == pytest.approx(20 + 11)  # Ann met him where he stood
-    logged = client.get(f"{url}/events?limit=100", headers=auth).get_json()["items"]
+    logged = client.get(f"{url}/events?limit=100", headers=auth).get_json()["events"]
     assert "body-check" in [e["type"] for e in logged]
 
     undone = client.post(f"{url}/undo", headers=auth)
@@ -56,5 +56,5 @@ def test_a_body_check_segment_is_stored_logged_and_undone(client):
     state = undone.get_json()["state"]
     assert state["segment"] == 0
     assert next(c for c in state["combatants"] if c["id"] == "bob")["position"]["x"] == 20
-    after = client.get(f"{url}/events?limit=100", headers=auth).get_json()["items"]
+    after = client.get(f"{url}/events?limit=100", headers=auth).get_json()["events"]
     assert [e["type"] for e in after] == ["undo"]

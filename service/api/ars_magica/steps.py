@@ -11,6 +11,7 @@ from service.api.ars_magica.state import (
     EncounterStateSchema,
 )
 from service.api.http.blueprint import Blueprint
+from service.api.kit.events import event_field
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 
 blp = Blueprint("ars-magica-rounds", __name__, description="Ars Magica: resolve one round statelessly (seed 002, "
@@ -49,6 +50,7 @@ class MissilePhasesSchema(Schema):
 class RoundResolvedSchema(RoundResponseBase):
     """Events of the round, its initiative rolls, melee and missile order, and the state after it."""
 
+    events = event_field("ars_magica", required=True)
     initiative = fields.List(fields.Nested(InitiativeSchema), required=True,
                              metadata={"description": "Melee initiative rolls, in contest order."})
     melee_order = fields.List(fields.String(), required=True, metadata={"description": "Order of melee attacks."})

@@ -219,8 +219,8 @@ class EncounterEventPageSchema(Schema):
     by default); past that the oldest are dropped and one `truncated` event stands first in their place
     (its `seq` is the last dropped event's, `dropped` counts them all)."""
 
-    items = event_field(required=True, metadata={"description": "The events of this page, by `seq` (the "
-                                                                "first may be a `truncated` event)."})
+    events = event_field(required=True, metadata={"description": "The events of this page, by `seq` (the "
+                                                                 "first may be a `truncated` event)."})
     offset = fields.Integer(required=True,
                             metadata={"description": "Index of the page's first event in the log."})
     limit = fields.Integer(required=True, metadata={"description": "The page size asked for."})

@@ -210,10 +210,11 @@ def undo(encounter_id: str) -> tuple[dict, int, dict]:
 def events(query: dict, encounter_id: str) -> dict:
     """A page of the encounter's event log (each event has `segment` and `seq`)."""
     offset, limit = query["offset"], query["limit"]
-    items, total = encounter_store().repository.events(encounter_id, bearer_token(), offset, limit)
+    logged, total = encounter_store().repository.events(encounter_id, bearer_token(), offset, limit)
     following = f"{links(encounter_id)['events']}?offset={offset + limit}&limit={limit}"
     more = offset + limit < total
-    page = {"items": items, "offset": offset, "limit": limit, "total": total, "next": following if more else None}
+    page = {"events": logged, "offset": offset, "limit": limit, "total": total,
+            "next": following if more else None}
     return page, 200, {"Link": f'<{following}>; rel="next"'} if more else {}
 
 

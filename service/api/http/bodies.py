@@ -2,7 +2,9 @@
 
 Python's json module recurses once per nesting level and refuses integers of more than 4300 digits,
 so a body nested 1000 levels deep or a 5000-digit number would surface as a RecursionError or
-ValueError (a 500). This hook parses every JSON body once up front and answers 400 instead; bodies
+ValueError (a 500). This hook parses every JSON body once up front and answers 400 instead (NaN and
+Infinity, which the json module reads, are not JSON: 400 too); a number literal a double cannot hold, which
+would read as 0 (1e-400) or infinity (1e400), is 422 naming its path (issue 22), in a body or a query; bodies
 over `max_content_length` are refused with 413 (problem+json) whatever their framing: with a
 Content-Length, Werkzeug refuses before reading; a body without one (`Transfer-Encoding: chunked`) is
 read by `BodyLimit` up to one byte past the limit, and counted by the bytes that actually arrived.
@@ -11,11 +13,13 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 from typing import Any, Callable, Iterable
 
 import orjson
 from flask import Flask, Request
+from marshmallow import ValidationError
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from service.api.http.current import current_request
@@ -106,6 +110,8 @@ def check_json(req: Request, max_depth: int) -> None:
         return
     try:
         value = _parse(raw)
+    except UnreadableNumber as error:
+        raise ValidationError({error.path: [error.message]}) from None
     except (ValueError, RecursionError) as error:
         raise BadRequest(f"The body is not JSON this service accepts: {_reason(error)}") from None
     # A body cannot nest deeper than it has brackets; most have a handful, so the walk is rarely needed.
@@ -116,18 +122,90 @@ def check_json(req: Request, max_depth: int) -> None:
         req.environ[JSON_OBJECT] = value
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # orjson reads an integer beyond 64 bits as a float
+# orjson reads an integer beyond 64 bits as a float, and a literal past a double's range as 0 or refuses it:
+# a body with a long digit run or a three-digit exponent goes through `_read_numbers` instead.
+_RISKY_NUMBER = re.compile(rb"[0-9]{19}|[0-9][eE][-+]?[0-9]{3}")
+_NONZERO_DIGIT = re.compile(r"[1-9]")
+DOUBLE_DIGITS = 308  # an integer of no more digits is within a double's range (1.8e308)
+
+
+class UnreadableNumber(ValueError):
+    """A JSON number a double cannot hold: a non-zero literal that would read as 0 (1e-400) or one past
+    +/-1.8e308; `path` is the dotted path of the value."""
+
+    def __init__(self, path: str, literal: str):
+        self.path, self.literal = path, literal
+        reads_as = "0" if _reads_as_zero(literal) else "infinity"
+        shown = literal if len(literal) <= 24 else literal[:20] + "..."
+        self.message = (f"{shown} is beyond a double's range (it would read as {reads_as}); send 0 or a "
+                        "number of magnitude 5e-324 to 1.7e308")
+        super().__init__(self.message)
 
 
 def _parse(raw: bytes) -> Any:
-    """`json.loads(raw)`. orjson reads the usual body (UTF-8, no NaN, no number of 19 digits or more) to
+    """`json.loads(raw)`, refusing what is not JSON (NaN, Infinity) and a number a double cannot hold.
+    orjson reads the usual body (UTF-8, no number of 19 digits or more or with a three-digit exponent) to
     the same values several times faster; whatever it refuses, the json module reads or refuses as before."""
-    if _LONG_DIGITS.search(raw) is None:
+    if _RISKY_NUMBER.search(raw) is None:
         try:
             return orjson.loads(raw)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(raw)
+    return _read_numbers(raw)
+
+
+class _Unreadable(str):
+    """A number literal that did not fit a double, kept in place until its path is known."""
+
+
+def _read_numbers(raw: bytes) -> Any:
+    """json.loads with every number checked: an UnreadableNumber naming the first one a double cannot hold."""
+    found: list[_Unreadable] = []
+
+    def number(text: str) -> Any:
+        value = float(text)
+        if math.isinf(value) or _reads_as_zero(text):
+            found.append(_Unreadable(text))
+            return found[-1]
+        return value
+
+    def whole(text: str) -> Any:
+        value = int(text)  # more than 4,300 digits: ValueError, as json.loads
+        if len(text) > DOUBLE_DIGITS and math.isinf(float(text)):
+            found.append(_Unreadable(text))
+            return found[-1]
+        return value
+
+    value = json.loads(raw, parse_float=number, parse_int=whole, parse_constant=_not_json)
+    if found:
+        raise UnreadableNumber(_path_of(value, found[0]), str(found[0]))
+    return value
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _path_of(value: Any, target: Any) -> str:
+    """The dotted path of the object `target` inside `value` (iterative: bodies nest up to the depth cap)."""
+    stack: list[tuple[Any, tuple]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if item is target:
+            return ".".join(map(str, path))
+        children = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        stack.extend((child, (*path, key)) for key, child in children)
+    return ""
+
+
+def _reads_as_zero(literal: str) -> bool:
+    """Whether a number literal that is not zero reads as 0.0 (it underflows a double)."""
+    return float(literal) == 0 and bool(_NONZERO_DIGIT.search(re.split("[eE]", literal)[0]))
+
+
+def unreadable_query_number(text: str) -> bool:
+    """Whether a plain number in a query string is past a double's range (reads as 0 or infinity)."""
+    return math.isinf(float(text)) or _reads_as_zero(text)
 
 
 def _utf8(raw: bytes) -> bool:
@@ -156,8 +234,11 @@ def check_query(req: Request) -> None:
     for name, values in req.args.lists():
         if len(values) > 1:
             raise OutOfRange(f"give {name!r} once, not {len(values)} times", (name,))
-        if not _PLAIN_NUMBER.fullmatch(values[0]) and _python_reads_a_number(values[0]):
-            raise OutOfRange(f"{values[0]!r} is not a plain number (ASCII digits only)", (name,))
+        if not _PLAIN_NUMBER.fullmatch(values[0]):
+            if _python_reads_a_number(values[0]):
+                raise OutOfRange(f"{values[0]!r} is not a plain number (ASCII digits only)", (name,))
+        elif unreadable_query_number(values[0]):
+            raise ValidationError({name: [UnreadableNumber(name, values[0]).message]})
 
 
 def _python_reads_a_number(text: str) -> bool:

@@ -1,7 +1,11 @@
 """What every operation of the contract carries, added in one place as each path is documented:
 
-- `security`: every /v1 operation takes the optional `X-API-Key` (required when the deployment turns
-  keys on), on top of its own scheme (the encounters' bearer token); probes and docs are public;
+- `security`: the document-wide default is the optional `X-API-Key` (`[{apiKeyAuth: []}, {}]`: required only
+  when the deployment turns keys on), which a /v1 operation without a scheme of its own inherits, so
+  docs and generated clients show it as callable without credentials; an operation with its own scheme
+  (the encounters' bearer token) lists it with and without the key; probes and docs say `[]` (public);
+- `tags`: one per operation, named by its path: the first segment after `/v1/` (a ruleset's id, or the
+  shared `rulesets`, `encounters`, `simulations`), `service` for everything outside /v1 (`TAGS` lists them);
 - response headers the service sends on every answer (`X-Request-ID`; `RateLimit-*` on /v1), and a
   documented 429 with `Retry-After` on every /v1 operation;
 - response examples: `examples.json` beside this module maps operationId -> status -> a body the app
@@ -9,7 +13,8 @@
   changing an operation; request examples live with the blueprints).
 
 Operation ids, descriptions and request examples stay explicit in each blueprint;
-tests/contract/test_operations.py fails when one is missing.
+tests/contract/test_operations.py fails when one is missing, and tests/contract/test_naming.py when an
+operationId breaks the naming rule (README, "Integrating").
 """
 from __future__ import annotations
 
@@ -24,6 +29,29 @@ from service.api.http import headers
 
 EXAMPLES = Path(__file__).with_name("examples.json")
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options"}
+OPTIONAL_KEY = [{"apiKeyAuth": []}, {}]
+SERVICE = "service"
+SHARED_TAGS = {
+    SERVICE: "The service itself: liveness, readiness, Prometheus metrics and the public keys that check "
+             "signed rolls.",
+    "rulesets": "Rulesets and their tables, as data.",
+    "encounters": "Encounters kept between requests: combatants, declarations, steps, events, undo and a "
+                  "live event stream.",
+    "simulations": "Monte Carlo simulation of whole fights, as jobs.",
+}
+
+
+def tag_of(path: str) -> str:
+    """The one tag of the operations on `path`: the first segment after `/v1/` (a ruleset's id or a shared
+    resource), `service` outside /v1."""
+    parts = path.split("/")
+    return parts[2] if path.startswith("/v1/") and len(parts) > 2 else SERVICE
+
+
+def list_tags(spec: Any, rulesets: dict[str, str]) -> None:
+    """Replace the tags flask-smorest listed (one per blueprint) by the shared ones, then one per ruleset
+    (`rulesets`: id -> description), the only tags operations carry."""
+    spec._tags[:] = [{"name": name, "description": text} for name, text in {**SHARED_TAGS, **rulesets}.items()]
 
 
 @cache
@@ -47,7 +75,12 @@ class ContractPlugin(BasePlugin):
                 continue
             operation.setdefault("parameters", []).extend(operation.pop(headers.EXTRA, []))
             versioned = (path or "").startswith("/v1/")
-            operation["security"] = _security(operation.get("security"), versioned)
+            operation["tags"] = [tag_of(path or "")]
+            security = _security(operation.get("security"), versioned)
+            if security is None:
+                operation.pop("security", None)  # the document's optional key
+            else:
+                operation["security"] = security
             responses = operation.setdefault("responses", {})
             if versioned:
                 responses.setdefault("429", _too_many_requests())
@@ -65,11 +98,11 @@ def _fill(response: dict, fillers: dict[str, Callable[[], list[str]]]) -> None:
             response["description"] = response["description"].replace(placeholder, listed)
 
 
-def _security(own: list | None, versioned: bool) -> list:
+def _security(own: list | None, versioned: bool) -> list | None:
     if not versioned:
         return own or []
     if not own:
-        return [{"apiKeyAuth": []}, {}]
+        return None
     return [{**requirement, "apiKeyAuth": []} for requirement in own] + list(own)
 
 

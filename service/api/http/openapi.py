@@ -155,6 +155,21 @@ class RefereePlugin(MarshmallowPlugin):
         self.converter.add_attribute_function(exclusive_bounds)
 
 
+UNREADABLE_NUMBERS = ("A number literal a double cannot hold is refused with `invalid-request` naming its path: "
+                      "one that is not zero but would read as 0 (`1e-400`) or one beyond +/-1.7e308 (`1e400`).")
+RELATIONS = ("contradictory-options", "unknown-name")
+DESCRIPTIONS = {
+    422: "Unprocessable Entity. The problem's `type` tells why: `urn:referee:problem:invalid-request`, a value "
+         "breaks this contract (its `errors` name each one). " + UNREADABLE_NUMBERS + " A request this contract "
+         "calls valid is refused only for a relation between values that a schema cannot state: "
+         "`urn:referee:problem:contradictory-options` (values that cannot hold together, such as a field another "
+         "one's value requires or rules out, or a value outside the range the other values allow) or "
+         "`urn:referee:problem:unknown-name` (a name that is not in the tables, packs or state the request "
+         "uses: a weapon, an armor piece, a combatant, a zone, a level).",
+    400: "Bad Request: the body is not JSON (`NaN` and `Infinity` are not JSON numbers), or nests too deeply.",
+}
+
+
 class RefereeApi(Api):
     """The project's Api: error responses are documented with ProblemSchema as problem+json."""
 
@@ -162,7 +177,7 @@ class RefereeApi(Api):
 
     def _register_responses(self) -> None:
         for status in http.HTTPStatus:
-            response: dict = {"description": status.phrase}
+            response: dict = {"description": DESCRIPTIONS.get(status, status.phrase)}
             if not (100 <= status < 200) and status not in (204, 304):
                 response["schema"] = self.ERROR_SCHEMA
             prepare_response(response, self.spec, PROBLEM)

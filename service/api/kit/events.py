@@ -1,10 +1,11 @@
 """Typed events of the encounter log, the encounter stream and the round/segment resolvers.
 
-Each ruleset's HTTP package may export `EVENT_SCHEMAS` (event `type` -> marshmallow schema of that event);
-`COMMON_EVENT_SCHEMAS` holds the events every encounter can log whatever its ruleset. The contract
-documents an event as a `oneOf` with a `type` discriminator: one member per event type (several rulesets
-sending the same type share one member, an `anyOf` of their shapes), plus `OtherEvent` for the types of
-rulesets that publish no schemas (then the union is an `anyOf`: their types are not known). Events are sent as the rules built them (never re-dumped).
+Each ruleset's HTTP package exports `EVENT_SCHEMAS` (event `type` -> marshmallow schema of that event);
+`COMMON_EVENT_SCHEMAS` holds the events every encounter can log whatever its ruleset. The contract documents
+a ruleset's events as a closed `oneOf` with a `type` discriminator (`<Ruleset>Event`: its own types and the
+common ones, one member each); the deprecated shared encounter paths use `Event`, the same over every
+ruleset (a type several rulesets send is an `anyOf` of their shapes). `seq` is required on every event but
+the stream's `end` and `closed`. Events are sent as the rules built them (never re-dumped).
 """
 from __future__ import annotations
 
@@ -65,41 +66,42 @@ EVENT_NAMES = "{event_names}"  # filled in by service.api.http.contract with eve
 
 
 class EventSchema(PayloadSchema):
-    """One event: its `type` names its shape."""
+    """One event of any ruleset: its `type` names its shape."""
 
     payload_kind = "event"
+    package = ""  # a ruleset's own union (`ruleset_event_schema`) names its package
 
     @classmethod
     def openapi_schema(cls, converter: Any, schema: Any) -> dict:
-        """The typed union of every event (`document`)."""
-        return document(converter)
+        """The typed union of every event (`document`), or of one ruleset's (`document_ruleset`)."""
+        return document_ruleset(converter, cls.package) if cls.package else document(converter)
 
 
-class OtherEventSchema(EventBaseSchema):
-    """An event of a ruleset that publishes no event schemas: `type` plus that ruleset's own fields."""
-
-
-def event_field(**kwargs: Any) -> fields.List:
-    """A list of typed events."""
+def event_field(package: str = "", **kwargs: Any) -> fields.List:
+    """A list of typed events: of `package`'s closed union, or of any ruleset's (no `package`)."""
     kwargs.setdefault("metadata", {"description": "What happened, in order."})
-    return fields.List(fields.Nested(EventSchema), **kwargs)
+    return fields.List(fields.Nested(ruleset_event_schema(package) if package else EventSchema), **kwargs)
 
 
 @cache
-def event_types() -> tuple[dict[str, list[tuple[str, type[Schema]]]], bool]:
-    """type -> [(ruleset package or "", schema)], and whether some ruleset publishes no schemas."""
+def ruleset_event_schema(package: str) -> type[EventSchema]:
+    """The closed union of one ruleset's events and the common ones (`<Ruleset>Event` in the spec)."""
+    name = pascal(package) + "EventSchema"
+    doc = (f"One event of the `{package.replace('_', '-')}` ruleset (an encounter's log, stream or step answer): "
+           "its `type` names its shape.")
+    return type(name, (EventSchema,), {"package": package, "__doc__": doc})
+
+
+@cache
+def event_types() -> dict[str, list[tuple[str, type[Schema]]]]:
+    """type -> [(ruleset package or "", schema)] over the common events and every ruleset's."""
     found: dict[str, list[tuple[str, type[Schema]]]] = {}
     for name, cls in COMMON_EVENT_SCHEMAS.items():
         found.setdefault(name, []).append(("", cls))
-    untyped = False
     for ruleset in registry.all_rulesets():
-        schemas = _ruleset_events(ruleset.package)
-        if schemas is None:
-            untyped = True
-            continue
-        for name, cls in schemas.items():
+        for name, cls in (_ruleset_events(ruleset.package) or {}).items():
             found.setdefault(name, []).append((ruleset.package, cls))
-    return found, untyped
+    return found
 
 
 def _ruleset_events(package: str) -> dict[str, type[Schema]] | None:
@@ -111,23 +113,36 @@ def pascal(text: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in text.replace("_", "-").split("-") if part)
 
 
+UNSTORED = {"end", "closed"}  # sent on a stream only, never logged: no `seq`
+
+
+def _member(converter: Any, package: str, name: str, cls: type[Schema]) -> dict:
+    """The $ref of event `name` of `package` ("" for the common events), registering its component:
+    `type` is its one value, `seq` is required (every event but the stream's `end` and `closed`) and
+    `segment` is documented (set on logged events)."""
+    spec, found = converter.spec, event_types()
+    component = pascal(package) + pascal(name) + "Event" if package not in ("", "tactical") or \
+        len(found[name]) > 1 else pascal(name) + "Event"
+    if component not in spec.components.schemas:
+        body = converter.schema2jsonschema(cls)
+        properties = body.get("properties", {})
+        if name not in UNSTORED:
+            properties.setdefault("segment", converter.field2property(EventBaseSchema._declared_fields["segment"]))
+        properties["type"] = {"type": "string", "enum": [name], "description": "What happened; names the "
+                                                                              "event's shape."}
+        body["properties"] = properties
+        body["required"] = sorted({*body.get("required", []), "type", *(() if name in UNSTORED else ("seq",))})
+        body.pop("additionalProperties", None)  # a ruleset may add fields to its events later
+        spec.components.schema(component, body)
+    return {"$ref": f"#/components/schemas/{component}"}
+
+
 def document(converter: Any) -> dict:
-    """The event union's JSON schema; registers one component per event type (and shape)."""
-    found, untyped = event_types()
+    """The union of every ruleset's events (the deprecated shared encounter paths): one member per type, a
+    type several rulesets send being an `anyOf` of their shapes."""
     spec, members, mapping = converter.spec, [], {}
-    for name in sorted(found):
-        shapes = []
-        for package, cls in found[name]:
-            component = pascal(package) + pascal(name) + "Event" if package not in ("", "tactical") or \
-                len(found[name]) > 1 else pascal(name) + "Event"
-            body = converter.schema2jsonschema(cls)
-            body["properties"] = {**body.get("properties", {}), "type": {
-                "type": "string", "enum": [name], "description": "What happened; names the event's shape."}}
-            body["required"] = sorted({*body.get("required", []), "type"})
-            body.pop("additionalProperties", None)  # a ruleset may add fields to its events later
-            if component not in spec.components.schemas:
-                spec.components.schema(component, body)
-            shapes.append({"$ref": f"#/components/schemas/{component}"})
+    for name, owners in sorted(event_types().items()):
+        shapes = [_member(converter, package, name, cls) for package, cls in owners]
         if len(shapes) > 1:
             union = pascal(name) + "Event"
             if union not in spec.components.schemas:
@@ -136,22 +151,21 @@ def document(converter: Any) -> dict:
             shapes = [{"$ref": f"#/components/schemas/{union}"}]
         members.append(shapes[0])
         mapping[name] = shapes[0]["$ref"]
-    if untyped or not members:
-        # A ruleset without schemas may send any `type`, even one a typed ruleset uses with other fields
-        # ("moved"), so its events match OtherEvent alone: the union is an `anyOf` until every ruleset
-        # publishes EVENT_SCHEMAS, then a `oneOf` with a discriminator.
-        other = converter.schema2jsonschema(OtherEventSchema)
-        other.pop("additionalProperties", None)
-        if "OtherEvent" not in spec.components.schemas:
-            spec.components.schema("OtherEvent", other)
-        members.append({"$ref": "#/components/schemas/OtherEvent"})
-        return {"description": EventSchema.__doc__ + " Rulesets that publish no event schemas send events "
-                                                      "of other types (`OtherEvent`).", "anyOf": members}
-    union: dict[str, Any] = {"description": EventSchema.__doc__, "oneOf": members,
-                             "discriminator": {"propertyName": "type", "mapping": mapping}}
-    return union
+    return {"description": EventSchema.__doc__, "oneOf": members,
+            "discriminator": {"propertyName": "type", "mapping": mapping}}
+
+
+def document_ruleset(converter: Any, package: str) -> dict:
+    """One ruleset's closed union: its own events and the common ones, a `oneOf` with a `type` discriminator
+    and one member per type (no catch-all)."""
+    own = _ruleset_events(package) or {}
+    events = {**COMMON_EVENT_SCHEMAS, **own}
+    members = {name: _member(converter, package if name in own else "", name, cls)
+               for name, cls in sorted(events.items())}
+    return {"description": ruleset_event_schema(package).__doc__, "oneOf": list(members.values()),
+            "discriminator": {"propertyName": "type", "mapping": {n: m["$ref"] for n, m in members.items()}}}
 
 
 def stream_event_names() -> list[str]:
     """Every event type the encounter stream may send as an SSE `event:` name."""
-    return sorted(event_types()[0])
+    return sorted(event_types())

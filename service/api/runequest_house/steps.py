@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.http.blueprint import Blueprint
 from service.api.kit.schemas import JsonInteger
+from service.api.kit.events import event_field
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.runequest_house.state import (
     EXAMPLE_STATE,
@@ -36,6 +37,7 @@ class StrikeSchema(Schema):
 class RoundResponseSchema(RoundResponseBase):
     """The round's orders, events and the state after it."""
 
+    events = event_field("runequest_house", required=True)
     intent_order = fields.List(fields.String(), required=True, metadata={"description": "Lowest INT first."})
     movement_order = fields.List(fields.String(), required=True, metadata={"description": "Highest DEX first."})
     strike_order = fields.List(fields.Nested(StrikeSchema), required=True,

@@ -55,7 +55,7 @@ def redis_required(view: Callable) -> Callable:
 
 
 @blp.post("")
-@blp.doc(operationId="startSimulation")
+@blp.doc(operationId="createSimulation")
 @blp.arguments(SimulationRequestSchema, example=EXAMPLE)
 @blp.response(202, SimulationSchema, headers=headers("Location"))
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

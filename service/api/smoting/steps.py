@@ -5,6 +5,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.http.blueprint import Blueprint
 from service.api.kit.schemas import JsonBoolean, JsonInteger
+from service.api.kit.events import event_field
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.smoting.state import DeclarationSchema, StateSchema
 
@@ -45,6 +46,7 @@ class CountdownEntrySchema(Schema):
 class RoundSchema(RoundResponseBase):
     """The round: action dice, the countdown, the closing die, events and the state after it."""
 
+    events = event_field("smoting", required=True)
     action_dice = fields.Dict(keys=fields.String(), values=fields.List(JsonInteger()), required=True,
                               metadata={"description": "Combatant id -> the faces kept this round."})
     countdown = fields.List(fields.Nested(CountdownEntrySchema), required=True,

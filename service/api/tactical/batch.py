@@ -69,7 +69,7 @@ def work(body: Any) -> int:
 
 
 @blp.post("/batch")
-@blp.doc(operationId="runTacticalBatch")
+@blp.doc(operationId="tacticalBatch")
 @blp.arguments(BatchRequestSchema, example=examples.BATCH)
 @blp.response(200, BatchSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

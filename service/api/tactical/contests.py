@@ -26,7 +26,7 @@ blp = Blueprint("tactical-contests", __name__,
 
 
 @blp.post("/initiative")
-@blp.doc(operationId="rollTacticalInitiative")
+@blp.doc(operationId="tacticalInitiative")
 @blp.arguments(InitiativeRequestSchema, example=examples.INITIATIVE)
 @blp.response(200, InitiativeSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -40,7 +40,7 @@ def initiative(body: dict) -> dict:
 
 
 @blp.post("/surprise")
-@blp.doc(operationId="resolveTacticalSurprise")
+@blp.doc(operationId="tacticalSurprise")
 @blp.arguments(SurpriseRequestSchema, example=examples.SURPRISE)
 @blp.response(200, SurpriseSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -57,7 +57,7 @@ def surprise(body: dict) -> dict:
 
 
 @blp.post("/contest")
-@blp.doc(operationId="resolveTacticalContest")
+@blp.doc(operationId="tacticalContest")
 @blp.arguments(ContestRequestSchema, example=examples.CONTEST)
 @blp.response(200, ContestSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

@@ -61,7 +61,7 @@ def _present(result: BlowResult) -> dict[str, Any]:
 
 
 @blp.post("/damage")
-@blp.doc(operationId="getTacticalDamage")
+@blp.doc(operationId="tacticalDamage")
 @blp.arguments(DamageRequestSchema, example=examples.DAMAGE)
 @blp.response(200, DamageResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -80,7 +80,7 @@ def damage(body: dict) -> dict[str, Any]:
 
 
 @blp.post("/armor-wear")
-@blp.doc(operationId="getTacticalArmorWear")
+@blp.doc(operationId="tacticalArmorWear")
 @blp.arguments(ArmorWearRequestSchema, example=examples.ARMOR_WEAR)
 @blp.response(200, ArmorWearResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

@@ -53,7 +53,7 @@ def _at(index: int, item: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.get("/pulse")
-@blp.doc(operationId="getTacticalPulse")
+@blp.doc(operationId="tacticalPulseQuery")
 @blp.arguments(PulseQuerySchema, location="query")
 @blp.response(200, PulseSchema, headers=headers("ETag"))
 @conditional
@@ -64,7 +64,7 @@ def get_pulse(query: dict[str, Any]) -> Response:
 
 
 @blp.post("/pulse")
-@blp.doc(operationId="getTacticalPulses")
+@blp.doc(operationId="tacticalPulse")
 @blp.arguments(PulseBatchSchema, example=examples.PULSES)
 @blp.response(200, PulseBatchResultSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -74,7 +74,7 @@ def post_pulse(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.post("/pulse-ramp")
-@blp.doc(operationId="getTacticalPulseRamp")
+@blp.doc(operationId="tacticalPulseRamp")
 @blp.arguments(PulseRampRequestSchema, example=examples.PULSE_RAMP)
 @blp.response(200, PulseRampSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -89,7 +89,7 @@ def post_ramp(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.post("/falling")
-@blp.doc(operationId="getTacticalFalling")
+@blp.doc(operationId="tacticalFalling")
 @blp.arguments(FallingRequestSchema, example=examples.FALLING)
 @blp.response(200, FallingSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

@@ -49,7 +49,7 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
 
 
 @blp.post("/segments/resolve")
-@blp.doc(operationId="resolveTacticalSegment")
+@blp.doc(operationId="tacticalResolveSegment")
 @blp.arguments(SegmentResolveRequestSchema, example={
     "state": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]},
     "declarations": EXAMPLE_DECLARATIONS["declarations"], "seed": 7})

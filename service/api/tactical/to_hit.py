@@ -25,7 +25,7 @@ ADJUSTMENTS = ("attack_use", "defence_use", "free_defence_uses", "reprisal_same_
 
 
 @blp.post("/to-hit")
-@blp.doc(operationId="getTacticalToHit")
+@blp.doc(operationId="tacticalToHit")
 @blp.arguments(ToHitRequestSchema, example=examples.TO_HIT)
 @blp.response(200, ToHitSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -39,7 +39,7 @@ def to_hit(body: dict) -> dict:
 
 
 @blp.post("/range")
-@blp.doc(operationId="getTacticalRange")
+@blp.doc(operationId="tacticalRange")
 @blp.arguments(RangeRequestSchema, example=examples.RANGE)
 @blp.response(200, RangeSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")

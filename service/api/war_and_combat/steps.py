@@ -5,6 +5,7 @@ from marshmallow import fields, validate
 
 from service.api.http.blueprint import Blueprint
 from service.api.kit.schemas import Strict
+from service.api.kit.events import event_field
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.war_and_combat.state import (
     EXAMPLE_FIGHTER,
@@ -65,6 +66,7 @@ class FlurrySchema(Strict):
 class RoundResponseSchema(RoundResponseBase):
     """The round just resolved: initiative, flurries, events and the state after it."""
 
+    events = event_field("war_and_combat", required=True)
     order = fields.List(fields.String(), required=True, metadata={"description": "This round's initiative order."})
     initiative = fields.List(fields.Nested(InitiativeSchema), required=True,
                              metadata={"description": "Every initiative roll, in order."})

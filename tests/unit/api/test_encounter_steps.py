@@ -36,5 +36,5 @@ def test_three_steps_stand_at_three_and_an_undo_at_two_naming_the_third(client, 
     assert undone.status_code == 200, undone.get_json()
     assert undone.get_json()["segment"] == 2
     assert client.get(url, headers=auth).get_json()["segment"] == 2
-    log = client.get(f"{url}/events?limit=500", headers=auth).get_json()["items"]
+    log = client.get(f"{url}/events?limit=500", headers=auth).get_json()["events"]
     assert log[-1]["type"] == "undo" and log[-1]["segment"] == 3

@@ -60,7 +60,7 @@ def test_lifecycle(client):
     assert [e["segment"] for e in events] == sorted(e["segment"] for e in events)
 
     page = client.get(f"{url}/events?offset=1&limit=2", headers=auth).json
-    assert (page["items"], page["offset"], page["limit"], page["total"]) == (events[1:3], 1, 2, len(events))
+    assert (page["events"], page["offset"], page["limit"], page["total"]) == (events[1:3], 1, 2, len(events))
     assert page["next"] == f"{url}/events?offset=3&limit=2"
     assert client.get(f"{url}/events?offset=0&limit=500", headers=auth).json["next"] is None
 

@@ -51,7 +51,7 @@ def test_declarations_set_after_the_segment_survive_and_the_log_records_the_undo
     undone = client.post(f"{url}/undo", headers=auth).json
     assert undone["declarations"] == declared["declarations"] and undone["segment"] == 0
     log = client.get(f"{url}/events", headers=auth).json
-    assert log["items"] == [{"type": "undo", "segment": 1, "seq": len(events) + 1,
+    assert log["events"] == [{"type": "undo", "segment": 1, "seq": len(events) + 1,
                              "removed_seqs": [e["seq"] for e in events]}]
 
 

@@ -48,10 +48,10 @@ def test_a_resolved_segment_carries_a_location_naming_its_events(client, encount
     second = client.post(f"{url}/segments", json={"seed": 2, **EXAMPLE_DECLARATIONS}, headers=auth)
     assert (first.status_code, second.status_code) == (201, 201)
     page = client.get(second.headers["Location"], headers=auth).json
-    assert page["items"] == second.json["events"]
+    assert page["events"] == second.json["events"]
     assert client.post(f"{url}/undo", headers=auth).status_code == 200
     third = client.post(f"{url}/segments", json={"seed": 3, **EXAMPLE_DECLARATIONS}, headers=auth)
-    assert client.get(third.headers["Location"], headers=auth).json["items"] == third.json["events"]
+    assert client.get(third.headers["Location"], headers=auth).json["events"] == third.json["events"]
 
 
 def test_an_events_page_links_the_next_one(client, encounter):

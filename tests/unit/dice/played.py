@@ -51,7 +51,7 @@ def played(client: Any, ruleset: str) -> tuple[dict[str, Any], list[dict[str, An
     assert client.post(f"{url}/undo", headers=auth).status_code == 200
     step(client, url, auth, ruleset)
     step(client, url, auth, ruleset)
-    log = client.get(f"{url}/events?limit=500", headers=auth).json["items"]
+    log = client.get(f"{url}/events?limit=500", headers=auth).json["events"]
     ended = client.delete(url, headers=auth)
     assert ended.status_code == 200
     return ended.json, log

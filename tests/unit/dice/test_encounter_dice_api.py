@@ -58,7 +58,7 @@ def test_an_undone_nonce_is_never_reused_and_the_audit_keeps_its_dice(client):
     audit = client.get(f"{url}/audit", headers=auth).json
     assert [(r["nonce"], r["undone"]) for r in audit["resolutions"]] == [(0, True), (1, False)]
     assert audit["resolutions"][0]["draws"] == first["dice"]["draws"]
-    undo_event = client.get(f"{url}/events?limit=500", headers=auth).json["items"][-len(redo["events"]) - 1]
+    undo_event = client.get(f"{url}/events?limit=500", headers=auth).json["events"][-len(redo["events"]) - 1]
     assert audit["undos"] == [{"type": "undo", "nonce": 0, "seq": undo_event["seq"]}] and undo_event["type"] == "undo"
 
 

@@ -95,7 +95,7 @@ def movement_answer(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.get("/movement")
-@blp.doc(operationId="warAndCombatMovementRates")
+@blp.doc(operationId="warAndCombatMovementQuery")
 @blp.arguments(MovementQuerySchema, location="query")
 @blp.response(200, MovementSchema)
 @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
