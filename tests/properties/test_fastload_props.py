@@ -8,8 +8,8 @@ from marshmallow import ValidationError
 
 from service.api.http.blueprint import same_values
 from service.api.http.fastload import NotFast, compile_loader
-from service.api.tactical.damage_schemas import ArmorWearRequestSchema, DamageRequestSchema
-from service.api.tactical.to_hit_schemas import ToHitRequestSchema
+from service.api.tactical.schemas.damage import ArmorWearRequestSchema, DamageRequestSchema
+from service.api.tactical.schemas.to_hit import ToHitRequestSchema
 
 BODIES = [
     (ToHitRequestSchema(), {"av": 60, "dv": 45, "roll": 12, "seed": 3, "defence_use": 2,

@@ -8,6 +8,7 @@ POST operation, documented by its request and answer schemas.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
@@ -16,7 +17,7 @@ from service.api.http.blueprint import Blueprint
 from service.api.kit.fields import fraction_text
 from service.api.kit.receipts import receipted
 from service.rules import registry
-from service.rules.dice import DiceSource
+from service.rules.dice import DiceSource, seeded
 from service.rules.trace import Step
 
 
@@ -32,6 +33,12 @@ def dice(body: Mapping[str, Any], empty_rolls_roll: bool = False) -> DiceSource 
     if body.get("seed") is None and (rolls is None if empty_rolls_roll else not rolls):
         return None
     return DiceSource.for_calculator(body.get("seed"), {k: v for k, v in (rolls or {}).items() if v is not None})
+
+
+def generator(body: Mapping[str, Any]) -> tuple[random.Random, int]:
+    """A generator seeded from the body's `seed` (a fresh one when it sends none) and that seed, for rules
+    that draw from a seeded generator rather than a dice source (tactical Initiative, Surprise, contests)."""
+    return seeded(body.get("seed"))
 
 
 def exact(name: str, value: Fraction | Mapping[Any, Fraction] | None, shown: bool = True) -> dict[str, Any]:

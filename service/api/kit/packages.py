@@ -1,7 +1,7 @@
 """What the shared resources read from a ruleset's HTTP package `service.api.<package>` (its layout is in
-service/api/__init__.py): `MODULES`, the modules whose blueprint it mounts, in order (a module's `blp`, or its package's that
-it registers on); the payload
-`SCHEMAS` of its state.py; the `EVENT_SCHEMAS` of its events.py (None: it publishes none)."""
+service/api/__init__.py): `MODULES`, the modules whose blueprint it mounts, in order (a module's `blp`, or its
+package's that it registers on); the payload `SCHEMAS` of its state.py; the `EVENT_SCHEMAS` of its events.py
+(None: it publishes none)."""
 from __future__ import annotations
 
 import importlib
@@ -35,8 +35,6 @@ def ruleset_blueprints(package: str) -> list:
     module = ruleset_module(package)
     if module is None:
         return []
-    if hasattr(module, "blueprints"):
-        return module.blueprints()  # type: ignore[no-any-return]
     found: list = []
     for name in module.MODULES:
         mounted = importlib.import_module(f"service.api.{package}.{name}")
@@ -45,17 +43,3 @@ def ruleset_blueprints(package: str) -> list:
             found.append(blp)
     return found
 
-
-def module_blueprints(package: str, modules: tuple[str, ...]) -> list:
-    """The `blp` of each of `package`'s `modules` that exists, in order (a ruleset's families may land one
-    at a time)."""
-    found = []
-    for name in modules:
-        try:
-            module = importlib.import_module(f"{package}.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"{package}.{name}":
-                raise
-            continue
-        found.append(module.blp)
-    return found

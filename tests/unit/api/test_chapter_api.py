@@ -132,8 +132,8 @@ def test_chapter_calculators_run_in_a_batch(client):
 
 
 def test_batch_offers_every_operation_it_can_run():
-    from service.api.tactical.batch import OPS as RUNNABLE
-    from service.api.tactical.batch_schemas import OPS as DOCUMENTED
+    from service.api.tactical.calculators.batch import OPS as RUNNABLE
+    from service.api.tactical.schemas.batch import OPS as DOCUMENTED
     assert set(RUNNABLE) == set(DOCUMENTED)
 
 

@@ -9,8 +9,8 @@ from marshmallow import Schema, fields, post_load, validate
 from service.api.http.blueprint import Blueprint, LoadDrift, same_values
 from service.api.http.fastload import NotFast, compile_loader
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
-from service.api.tactical.damage_schemas import DamageRequestSchema
-from service.api.tactical.to_hit_schemas import ToHitRequestSchema
+from service.api.tactical.schemas.damage import DamageRequestSchema
+from service.api.tactical.schemas.to_hit import ToHitRequestSchema
 
 
 class PartSchema(Schema):

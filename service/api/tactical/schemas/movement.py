@@ -43,6 +43,8 @@ class PulseItemSchema(Schema):
 class PulseBatchSchema(Schema):
     """Several conversions in one request."""
 
+    EXAMPLE = {"items": [{"mph": 10, "scale": "10mm"}, {"mph": 0.5, "scale": "5mm"}]}
+
     items = fields.List(fields.Nested(PulseItemSchema), required=True, validate=validate.Length(1, 100),
                         metadata={"description": "Speeds to convert (1-100)."})
 
@@ -112,6 +114,8 @@ class PulseBatchResultSchema(Schema):
 class PulseRampRequestSchema(Schema):
     """Ten requested pulse rates (fractions of the full rate) at a full-rate speed."""
 
+    EXAMPLE = {"mph": 12, "rates": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}
+
     mph = _mph()
     rates = fields.List(JsonFloat(allow_nan=False, validate=validate.Range(0, 1),  # quarters: the rules check
                                   metadata={"description": "0, 0.25, 0.5, 0.75 or 1"}), required=True,
@@ -163,6 +167,9 @@ class FallCatcherSchema(Schema):
 
 class FallingRequestSchema(Schema):
     """An object falling: distance, weight, and optionally who tries to catch it."""
+
+    EXAMPLE = {"distance_feet": 150, "weight_pounds": 40,
+               "catcher": {"modified_sta": 14, "str_mod": 2, "crd_mod": 1, "armor_dr": 10}}
 
     distance_feet = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 100_000),
                               metadata={"description": "Feet the object falls."})

@@ -8,10 +8,9 @@ from marshmallow import Schema, fields, validate
 from service.api.kit.fields import bounded
 from service.api.kit.receipts import receipt_answer_field, receipt_field
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
+from service.api.tactical.fields import SCORE, TaskResolutionSchema, defaults
 from service.rules.tactical.ranged import BANDS, WEAPON_NAMES
-from service.rules.tactical.task_resolution import METHODS
 
-SCORE = validate.Range(-10_000, 10_000)
 PENALTY = validate.Range(0, 10_000)
 USES = validate.Range(1, 100)
 DISTANCE = validate.Range(0, 100_000)
@@ -23,43 +22,12 @@ def _float(bounds: validate.Range, text: str, default: float | None = None) -> f
 
 
 
-_DEFAULTS: dict[type, dict[str, Any]] = {}
-
-
-def _defaults(schema: type[Schema]) -> dict[str, Any]:
-    """A nested block's defaults, worked out once per schema class (not once per request)."""
-    if schema not in _DEFAULTS:
-        _DEFAULTS[schema] = schema().load({})
-    return dict(_DEFAULTS[schema])
-
 class Whole(fields.Float):
     """A number shown as an integer when it is whole (60, not 60.0), else as a float (57.5)."""
 
     def _format_num(self, value: Any) -> Any:
         number = float(value)
         return int(number) if number.is_integer() else number
-
-
-class BreakpointTableSchema(Schema):
-    """A caller's Task Resolution Table: AV and DV breakpoints (ascending) and one row of chances per AV."""
-
-    av = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
-                     required=True, validate=validate.Length(1, 1000),
-        metadata={"description": "AV breakpoints, ascending."})
-    dv = fields.List(JsonInteger(validate=validate.Range(-1_000_000, 1_000_000)),
-                     required=True, validate=validate.Length(1, 1000),
-        metadata={"description": "DV breakpoints, ascending."})
-    chances = fields.List(fields.List(JsonInteger(validate=validate.Range(0, 100))),
-                          required=True, validate=validate.Length(1, 1000),
-                          metadata={"description": "chances[i][j]: percent at av[i], dv[j]."})
-
-
-class TaskResolutionSchema(Schema):
-    """Which Task Resolution Table to use (RULINGS 4)."""
-
-    method = fields.String(load_default="ratio", validate=validate.OneOf(METHODS),
-                           metadata={"description": "ratio (Referee's default), linear, or table."})
-    table = fields.Nested(BreakpointTableSchema, metadata={"description": "Required iff method is table."})
 
 
 class ThrownObjectSchema(Schema):
@@ -102,7 +70,7 @@ class RangedTargetSchema(Schema):
 class RangedShotSchema(RangeShotSchema):
     """A ranged shot: weapon, STR, distance, elevation and the target's defence."""
 
-    target = fields.Nested(RangedTargetSchema, load_default=lambda: _defaults(RangedTargetSchema),
+    target = fields.Nested(RangedTargetSchema, load_default=lambda: defaults(RangedTargetSchema),
                            metadata={"description": "What the target offers against the shot."})
 
 
@@ -116,11 +84,13 @@ class ToHitOptionsSchema(Schema):
 class ToHitRequestSchema(Schema):
     """AV against either a melee `dv` or a `ranged` shot (exactly one), with the situation around it."""
 
+    EXAMPLE = {"av": 60, "dv": 45, "seed": 42}
+
     av = bounded(SCORE, "Attacker's weapon AV.")
     dv = JsonInteger(validate=SCORE,
                         metadata={"description": "Defence DV (melee); give this or `ranged`."})
     ranged = fields.Nested(RangedShotSchema, metadata={"description": "A ranged shot; give this or `dv`."})
-    task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: _defaults(TaskResolutionSchema),
+    task_resolution = fields.Nested(TaskResolutionSchema, load_default=lambda: defaults(TaskResolutionSchema),
                                     metadata={"description": "Which Task Resolution Table to use."})
     attack_use = bounded(USES, "n-th use of the attack skill this CS (RULINGS 7).", 1)
     defence_use = bounded(USES, "n-th use of this defence this CS (RULINGS 7).", 1)
@@ -132,7 +102,7 @@ class ToHitRequestSchema(Schema):
     surprise_penalty = bounded(PENALTY, "Surprise penalty off the defence DV.", 0)
     attacker_stun_penalty = bounded(PENALTY, "Attacker's stun-by-pain penalty off his AV (RULINGS 14).", 0)
     defender_stun_penalty = bounded(PENALTY, "Defender's stun-by-pain penalty off his DV (RULINGS 14).", 0)
-    options = fields.Nested(ToHitOptionsSchema, load_default=lambda: _defaults(ToHitOptionsSchema),
+    options = fields.Nested(ToHitOptionsSchema, load_default=lambda: defaults(ToHitOptionsSchema),
                             metadata={"description": "Rule switches."})
     roll = JsonInteger(validate=validate.Range(1, 100),
                           metadata={"description": "Your own d100 (1..100, 00 = 100); a roll is made only "
@@ -143,6 +113,8 @@ class ToHitRequestSchema(Schema):
 
 class RangeRequestSchema(RangeShotSchema):
     """A ranged weapon, STR, distance and elevation (and maybe a thrown object)."""
+
+    EXAMPLE = {"weapon": "bow", "strength": 13, "distance": 85}
 
 
 class RangeLimitsSchema(Schema):

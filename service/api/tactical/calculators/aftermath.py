@@ -1,15 +1,15 @@
-"""/v1/tactical/task, /catch, /surprise-check, /mortal-wound, /after-battle and /healing: action times and
+"""POST /v1/tactical/task, /catch, /surprise-check, /mortal-wound, /after-battle and /healing: action times and
 their checks, catching a falling object, the Surprise check with its trap and magic rules, and what comes
 after the blows (seed 000, table 4-1, "Some Special Considerations", "Surprise!!", "Levels of Wounding",
 "The Healing Process")."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.fields import fraction_text
-from service.api.tactical.aftermath_schemas import (
+from service.api.kit import calculator as kit
+from service.api.tactical.calculators import chance, chance_of
+from service.api.tactical.schemas.aftermath import (
     AfterBattleRequestSchema,
     AfterBattleSchema,
     CatchRequestSchema,
@@ -23,7 +23,6 @@ from service.api.tactical.aftermath_schemas import (
     TaskRequestSchema,
     TaskSchema,
 )
-from service.api.tactical.maneuvers import chance_of
 from service.rules.errors import RulesError
 from service.rules.rounding import exact
 from service.rules.tactical import aftermath, falling, surprise, tasks, wounds
@@ -39,22 +38,7 @@ TASK_FIELDS = {"action": ("action",), "rummage": ("items",), "untie": ("tier_str
                "string-bow": ("bow_str", "strength"), "cock-crossbow": ()}
 
 
-def _steps(steps: Any) -> list[dict[str, Any]]:
-    return [step.as_dict() for step in steps]
-
-
-def _chance_fields(name: str, av: int | None, dv: int | None, trt: dict) -> dict[str, Any]:
-    if av is None or dv is None:
-        return {name: None, f"{name}_exact": None}
-    value = chance_of(av, dv, trt)
-    return {name: value, f"{name}_exact": fraction_text(Fraction(value, 100))}
-
-
-@blp.post("/task")
-@blp.doc(operationId="tacticalTask")
-@blp.arguments(TaskRequestSchema, example={"kind": "rummage", "items": 5, "mph": 0, "av": 25})
-@blp.response(200, TaskSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/task", "tacticalTask", (TaskRequestSchema, TaskSchema), signed=False)
 def post_task(body: dict) -> dict:
     """Table 4-1 and its footnotes: the actions a task takes and the check it needs, with its chance."""
     kind = body["kind"]
@@ -74,19 +58,13 @@ def post_task(body: dict) -> dict:
                                     body["days_cocked"])
     if body["double_time"]:
         found = tasks.double_time(found)
-    return {"actions": float(found.actions), "actions_exact": fraction_text(found.actions), "check": found.check,
+    return {**kit.exact("actions", found.actions), "check": found.check,
             "dv": found.dv, "per_attempt": found.per_attempt, "pot_penalty": found.pot_penalty,
-            **_chance_fields("chance", body.get("av"), found.dv, body["task_resolution"]),
-            "trace": _steps(found.trace)}
+            **chance("chance", body.get("av"), found.dv, body["task_resolution"]),
+            "trace": kit.trace(found.trace)}
 
 
-@blp.post("/catch")
-@blp.doc(operationId="tacticalCatch")
-@blp.arguments(CatchRequestSchema, example={
-    "distance_feet": 30, "weight_pounds": 150,
-    "catcher": {"modified_sta": 15, "str_mod": 2, "crd_mod": 1, "armor_dr": 2, "cnd": 14, "crd_av": 40}})
-@blp.response(200, CatchSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/catch", "tacticalCatch", (CatchRequestSchema, CatchSchema), signed=False)
 def post_catch(body: dict) -> dict:
     """F33-F35, A39, F23-F24: the catch DV and chance, what the catcher absorbs, and the wounds of the rest."""
     c = body["catcher"]
@@ -99,18 +77,13 @@ def post_catch(body: dict) -> dict:
                                f"excess {fall.absorb.excess_pot} POT against WT ({c['modified_sta']} + {c['cnd']})/8",
                                taken)]
     return {"pulses": fall.pulses, "catch_dv": fall.catch_dv,
-            **_chance_fields("catch_chance", c.get("crd_av"), fall.catch_dv, body["task_resolution"]),
+            **chance("catch_chance", c.get("crd_av"), fall.catch_dv, body["task_resolution"]),
             "impact_pot": fall.impact_pot, "capacity": fall.absorb.capacity, "excess_pot": fall.absorb.excess_pot,
             "wound_threshold": float(threshold), "wounds": taken, "total_wounds": total,
-            "level": wounds.wound_level(total), "trace": _steps(steps)}
+            "level": wounds.wound_level(total), "trace": kit.trace(steps)}
 
 
-@blp.post("/surprise-check")
-@blp.doc(operationId="tacticalSurpriseCheck")
-@blp.arguments(SurpriseCheckRequestSchema, example={"kind": "concealed-trap", "target_av": 30, "spirit_sl": 6,
-                                                    "craft_av": 45})
-@blp.response(200, SurpriseCheckSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/surprise-check", "tacticalSurpriseCheck", (SurpriseCheckRequestSchema, SurpriseCheckSchema), signed=False)
 def post_surprise_check(body: dict) -> dict:
     """Surprise!!: the target's AV (+ Spirit SL for magic users, + wait-and-see SL), the DV (a concealed trap's
     is its maker's craft AV), and the odds of each outcome (a mechanical trap is a simple roll)."""
@@ -137,10 +110,8 @@ def post_surprise_check(body: dict) -> dict:
                                     f"{'contested roll' if contested else 'simple roll: a trap always surprises on a miss'}",
                   chance)]
     return {"target_av": av, "dv": dv, "target_chance": chance,
-            "probabilities": {o: float(p) for o, p in shares.items()},
-            "probabilities_exact": {o: fraction_text(p) for o, p in shares.items()},
-            "expected_duration_cs": float(expected), "expected_duration_cs_exact": fraction_text(expected),
-            "trace": _steps(steps)}
+            **kit.exact("probabilities", shares), **kit.exact("expected_duration_cs", expected),
+            "trace": kit.trace(steps)}
 
 
 def _glamourie(aggressor_margin: int, target_margin: int) -> surprise.Verdict:
@@ -150,12 +121,7 @@ def _glamourie(aggressor_margin: int, target_margin: int) -> surprise.Verdict:
     return surprise.classify(aggressor_margin, target_margin)
 
 
-@blp.post("/mortal-wound")
-@blp.doc(operationId="tacticalMortalWound")
-@blp.arguments(MortalWoundRequestSchema, example={"wounds": 9, "feet": 3, "str_mod": 2, "cnd_mod": 1, "cnd": 14,
-                                                  "p_res_av": 30})
-@blp.response(200, MortalWoundSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/mortal-wound", "tacticalMortalWound", (MortalWoundRequestSchema, MortalWoundSchema), signed=False)
 def post_mortal_wound(body: dict) -> dict:
     """F45, A27: wounds added by moving while Mortally wounded, and the death check at the 10th."""
     found = aftermath.mortal_move(exact(body["feet"]), body["str_mod"], body["cnd_mod"], body["wounds"])
@@ -167,28 +133,20 @@ def post_mortal_wound(body: dict) -> dict:
                                                        "minutes to live, P-RES vs 55 to stay conscious", dv))
     return {"feet_per_wound": found.feet_per_wound, "added_wounds": found.added, "total_wounds": found.total,
             "level": found.level, "status": found.status, "death_check_dv": dv,
-            **_chance_fields("survive_chance", body.get("p_res_av"), dv, body["task_resolution"]),
+            **chance("survive_chance", body.get("p_res_av"), dv, body["task_resolution"]),
             "minutes_to_live": aftermath.minutes_to_live(body["cnd"]) if collapsed else None,
-            "trace": _steps(steps)}
+            "trace": kit.trace(steps)}
 
 
-@blp.post("/after-battle")
-@blp.doc(operationId="tacticalAfterBattle")
-@blp.arguments(AfterBattleRequestSchema, example={"strength": 15, "wounds": 5})
-@blp.response(200, AfterBattleSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/after-battle", "tacticalAfterBattle", (AfterBattleRequestSchema, AfterBattleSchema), signed=False)
 def post_after_battle(body: dict) -> dict:
     """A28: STR once the adrenaline is gone, and how much slower END comes back."""
     found = aftermath.after_battle(body["strength"], body["wounds"])
     return {"level": found.level, "level_number": found.level_number, "strength": found.strength,
-            "end_recovery_factor": found.end_recovery_factor, "trace": _steps(found.trace)}
+            "end_recovery_factor": found.end_recovery_factor, "trace": kit.trace(found.trace)}
 
 
-@blp.post("/healing")
-@blp.doc(operationId="tacticalHealing")
-@blp.arguments(HealingRequestSchema, example={"wounds": 3, "healer_sl": 8})
-@blp.response(200, HealingSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/healing", "tacticalHealing", (HealingRequestSchema, HealingSchema), signed=False)
 def post_healing(body: dict) -> dict:
     """The Healing Process: days to heal each wound in turn (or each Body Point), and the care needed."""
     if (body.get("wounds") is None) == (body.get("damage") is None):
@@ -198,4 +156,4 @@ def post_healing(body: dict) -> dict:
     else:
         found = aftermath.heal_body_points(body["damage"], body["cnd_mod"], body["healer_sl"])
     return {"schedule_days": list(found.schedule), "total_days": found.total_days, "bed_rest": found.bed_rest,
-            "needs_skilled_healer": found.needs_skilled_healer, "heals": found.heals, "trace": _steps(found.trace)}
+            "needs_skilled_healer": found.needs_skilled_healer, "heals": found.heals, "trace": kit.trace(found.trace)}

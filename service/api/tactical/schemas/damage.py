@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, fields, validate
 
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
+from service.api.tactical.fields import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES, ATTACKS
 from service.rules.tactical.damage import RANGE_BANDS
 from service.rules.tactical.potence import WEIGHT_CLASSES
@@ -17,17 +18,6 @@ STAT = validate.Range(0, 500)
 
 def _mph(**kw: Any) -> fields.Float:
     return JsonFloat(allow_nan=False, validate=validate.Range(0, 200), **kw)
-
-
-class WeightClassField(fields.Field):
-    """A weight class by name or by index 0..5 (RULINGS 10)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | str:
-        if isinstance(value, str) and value in WEIGHT_CLASSES:
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 5:
-            return value
-        raise ValidationError(f"Must be an index 0..5 or one of: {', '.join(WEIGHT_CLASSES)}.")
 
 
 class BlowAttackerSchema(Schema):
@@ -132,6 +122,10 @@ class BlowOptionsSchema(Schema):
 class DamageRequestSchema(Schema):
     """One landed blow: attacker, weapon, attack type, target and options."""
 
+    EXAMPLE = {"attacker": {"strength": 16, "modified_sta": 14},
+               "weapon": {"grip": "one-handed", "size": 6, "weight_class": "medium", "edge": "edged"},
+               "target": {"modified_sta": 12, "condition": 12, "pain_resistance": 6, "armor": [{"type": "padded"}]}}
+
     attacker = fields.Nested(BlowAttackerSchema, required=True, metadata={"description": "Who strikes."})
     weapon = fields.Nested(BlowWeaponSchema, required=True, metadata={"description": "What strikes."})
     attack = fields.String(load_default="common", validate=validate.OneOf(ATTACKS),
@@ -223,6 +217,9 @@ class ArmorWearOptionsSchema(Schema):
 
 class ArmorWearRequestSchema(Schema):
     """Armor layers and the strikes that land on them, in order."""
+
+    EXAMPLE = {"armor": [{"type": "singlemail"}, {"type": "padded"}],
+               "strikes": [{"db": 5}, {"db": 5}, {"attack": "slash", "db": 5, "pot": 25}]}
 
     armor = fields.List(fields.Nested(ArmorLayerSchema), required=True, validate=validate.Length(1, 10),
                         metadata={"description": "Layers, outermost first."})

@@ -1,18 +1,24 @@
-"""/v1/tactical/pulse, /pulse-ramp and /falling: table 7-2 conversions, the pulse ramp, falling objects."""
+"""GET and POST /v1/tactical/pulse, /pulse-ramp and /falling: table 7-2 conversions, the pulse ramp, falling
+objects (seed 000, "Movement")."""
 from __future__ import annotations
 
 from typing import Any
 
 from flask import Response
-from service.api.http.blueprint import Blueprint
-from service.api.http.caching import conditional
-from service.api.http.headers import headers
-from service.api.tactical import request_examples as examples
 
-from service.api.http.caching import cacheable
-from service.api.tactical.movement_schemas import (
-    FallingRequestSchema, FallingSchema, PulseBatchResultSchema, PulseBatchSchema, PulseQuerySchema,
-    PulseSchema, PulseRampRequestSchema, PulseRampSchema,
+from service.api.http.blueprint import Blueprint
+from service.api.http.caching import cacheable, conditional
+from service.api.http.headers import headers
+from service.api.kit import calculator as kit
+from service.api.tactical.schemas.movement import (
+    FallingRequestSchema,
+    FallingSchema,
+    PulseBatchResultSchema,
+    PulseBatchSchema,
+    PulseQuerySchema,
+    PulseRampRequestSchema,
+    PulseRampSchema,
+    PulseSchema,
 )
 from service.rules.errors import RulesError
 from service.rules.rounding import exact
@@ -41,7 +47,7 @@ def pulse_body(item: dict[str, Any]) -> dict[str, Any]:
             "rates": {rate.name: _rate(rate) for rate in rates.rates},
             "first_pulse_feet": float(rates.first_pulse_feet),
             "feet_first_cs_from_standstill": rates.feet_first_cs_from_standstill,
-            "trace": [step.as_dict() for step in (*found.trace, *rates.trace)]}
+            "trace": kit.trace((*found.trace, *rates.trace))}
 
 
 def _at(index: int, item: dict[str, Any]) -> dict[str, Any]:
@@ -63,21 +69,13 @@ def get_pulse(query: dict[str, Any]) -> Response:
     return cacheable(PulseSchema().dump(pulse_body(query)))
 
 
-@blp.post("/pulse")
-@blp.doc(operationId="tacticalPulse")
-@blp.arguments(PulseBatchSchema, example=examples.PULSES)
-@blp.response(200, PulseBatchResultSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/pulse", "tacticalPulse", (PulseBatchSchema, PulseBatchResultSchema), signed=False)
 def post_pulse(body: dict[str, Any]) -> dict[str, Any]:
     """Convert up to 100 speeds at once (table 7-2)."""
     return {"results": [_at(index, item) for index, item in enumerate(body["items"])]}
 
 
-@blp.post("/pulse-ramp")
-@blp.doc(operationId="tacticalPulseRamp")
-@blp.arguments(PulseRampRequestSchema, example=examples.PULSE_RAMP)
-@blp.response(200, PulseRampSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/pulse-ramp", "tacticalPulseRamp", (PulseRampRequestSchema, PulseRampSchema), signed=False)
 def post_ramp(body: dict[str, Any]) -> dict[str, Any]:
     """Ten pulses of movement after the first-pulse half-rate cap, and whether they make a charge."""
     found = movement.ramp(exact(body["mph"]), [exact(share) for share in body["rates"]],
@@ -85,18 +83,14 @@ def post_ramp(body: dict[str, Any]) -> dict[str, Any]:
     pulses = [{"pulse": m.pulse, "requested": float(m.requested), "allowed": float(m.allowed),
                "feet": float(m.feet), "feet_exact": float(m.feet_exact)} for m in found.pulses]
     return {"pulses": pulses, "total_feet": found.total_feet, "total_feet_exact": float(found.total_feet_exact),
-            "charge_eligible": found.charge_eligible, "trace": [step.as_dict() for step in found.trace]}
+            "charge_eligible": found.charge_eligible, "trace": kit.trace(found.trace)}
 
 
-@blp.post("/falling")
-@blp.doc(operationId="tacticalFalling")
-@blp.arguments(FallingRequestSchema, example=examples.FALLING)
-@blp.response(200, FallingSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/falling", "tacticalFalling", (FallingRequestSchema, FallingSchema), signed=False)
 def post_falling(body: dict[str, Any]) -> dict[str, Any]:
     """Pulses to reach a falling object, its catch DV and impact POT, and what a catcher absorbs."""
     catcher = falling.Catcher(**body["catcher"]) if body["catcher"] else None
     found = falling.fall(exact(body["distance_feet"]), exact(body["weight_pounds"]), catcher)
     absorb = {"capacity": found.absorb.capacity, "excess_pot": found.absorb.excess_pot} if found.absorb else None
     return {"pulses": found.pulses, "adjacent_only": found.adjacent_only, "impact_pot": found.impact_pot,
-            "catch_dv": found.catch_dv, "absorb": absorb, "trace": [step.as_dict() for step in found.trace]}
+            "catch_dv": found.catch_dv, "absorb": absorb, "trace": kit.trace(found.trace)}

@@ -1,13 +1,17 @@
-"""POST /v1/tactical/damage and /v1/tactical/armor-wear: one landed blow, and armor worn strike by strike."""
+"""POST /v1/tactical/damage and /armor-wear: one landed blow, and armor worn strike by strike (seed 000,
+"Getting Hit", Optional Rule: Armor Wear)."""
 from __future__ import annotations
 
 from typing import Any
 
 from service.api.http.blueprint import Blueprint
-from service.api.tactical import request_examples as examples
-
-from service.api.tactical.damage_schemas import (ArmorWearRequestSchema, ArmorWearResultSchema,
-                                                 DamageRequestSchema, DamageResultSchema)
+from service.api.kit import calculator as kit
+from service.api.tactical.schemas.damage import (
+    ArmorWearRequestSchema,
+    ArmorWearResultSchema,
+    DamageRequestSchema,
+    DamageResultSchema,
+)
 from service.rules.rounding import exact
 from service.rules.tactical.armor import Layer, WearStrike, layer, wear_sequence
 from service.rules.tactical.damage import BlowOptions, BlowResult, Target, resolve_blow
@@ -25,10 +29,6 @@ def _layers(items: list[dict], *path: str) -> tuple[Layer, ...]:
 
 def _state(layers: tuple[Layer, ...]) -> list[dict[str, Any]]:
     return [{"type": x.type, "dr": x.dr, "durability": x.rating, "proof": x.proof} for x in layers]
-
-
-def _trace(steps: tuple[Step, ...] | list[Step]) -> list[dict[str, Any]]:
-    return [step.as_dict() for step in steps]
 
 
 def _blow(body: dict) -> BlowResult:
@@ -57,14 +57,10 @@ def _present(result: BlowResult) -> dict[str, Any]:
                                                "penalty_if_failed": stun.penalty_if_failed,
                                                "penalty_if_passed": stun.penalty_if_passed},
             "armor_before": _state(result.armor_before), "armor_after": _state(result.armor_after),
-            "trace": _trace(result.trace)}
+            "trace": kit.trace(result.trace)}
 
 
-@blp.post("/damage")
-@blp.doc(operationId="tacticalDamage")
-@blp.arguments(DamageRequestSchema, example=examples.DAMAGE)
-@blp.response(200, DamageResultSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/damage", "tacticalDamage", (DamageRequestSchema, DamageResultSchema), signed=False)
 def damage(body: dict) -> dict[str, Any]:
     """Resolve one landed blow: POT, knock-back, armor and wear, wounds, level and stun by pain."""
     answer = _present(_blow(body))
@@ -79,15 +75,12 @@ def damage(body: dict) -> dict[str, Any]:
     return answer
 
 
-@blp.post("/armor-wear")
-@blp.doc(operationId="tacticalArmorWear")
-@blp.arguments(ArmorWearRequestSchema, example=examples.ARMOR_WEAR)
-@blp.response(200, ArmorWearResultSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/armor-wear", "tacticalArmorWear", (ArmorWearRequestSchema, ArmorWearResultSchema),
+                signed=False)
 def armor_wear(body: dict) -> dict[str, Any]:
     """Armor state after each landed strike in turn (Armor Wear, Slash, Thrust/Lunge)."""
     strikes = [WearStrike(s["db"], s["attack"], s["pot"]) for s in body["strikes"]]
     states, steps = wear_sequence(_layers(body["armor"], "armor"), strikes)
     wear = "DM bonus" if body["options"].get("body_points") else "DB"
     head = Step("Optional Rule: Armor Wear", f"each strike's `db` is taken as the weapon's {wear}", None)
-    return {"states": [_state(s) for s in states], "trace": _trace([head, *steps])}
+    return {"states": [_state(s) for s in states], "trace": kit.trace([head, *steps])}

@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import bounded
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
-from service.api.tactical.maneuver_fields import (
+from service.api.tactical.fields import (
+    SCORE,
     answer_chance,
     answer_exact,
     answer_int,
@@ -13,7 +14,6 @@ from service.api.tactical.maneuver_fields import (
     progression_field,
     task_resolution_field,
 )
-from service.api.tactical.to_hit_schemas import SCORE
 
 SMALL = validate.Range(0, 1_000)
 TASKS = ("action", "rummage", "untie", "string-bow", "cock-crossbow")
@@ -23,6 +23,8 @@ OUTCOMES = ("none", "not-surprised", "stunned", "overwhelmed")
 
 class TaskRequestSchema(Schema):
     """A task from table 4-1 or its footnotes; only the fields its `kind` names are read."""
+
+    EXAMPLE = {"kind": "rummage", "items": 5, "mph": 0, "av": 25}
 
     kind = fields.String(required=True, validate=validate.OneOf(TASKS),
                          metadata={"description": "action (a table 4-1 row), rummage, untie, string-bow or "
@@ -86,6 +88,9 @@ class CatcherSchema(Schema):
 class CatchRequestSchema(Schema):
     """An object falling and who catches it (F33-F35, A39)."""
 
+    EXAMPLE = {"distance_feet": 30, "weight_pounds": 150,
+        "catcher": {"modified_sta": 15, "str_mod": 2, "crd_mod": 1, "armor_dr": 2, "cnd": 14, "crd_av": 40}}
+
     distance_feet = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 100_000),
                               metadata={"description": "Feet it falls."})
     weight_pounds = JsonFloat(required=True, allow_nan=False, validate=validate.Range(0, 1_000_000),
@@ -113,6 +118,9 @@ class CatchSchema(Schema):
 
 class SurpriseCheckRequestSchema(Schema):
     """The target's check against a Surprise, with magic, wait-and-see and trap rules (F7, A31, A33)."""
+
+    EXAMPLE = {"kind": "concealed-trap", "target_av": 30, "spirit_sl": 6,
+        "craft_av": 45}
 
     kind = fields.String(required=True, validate=validate.OneOf(["ambush", "ruse", "mechanical-trap",
                                                                  "concealed-trap", "glamourie-trap"]),
@@ -153,6 +161,9 @@ class SurpriseCheckSchema(Schema):
 class MortalWoundRequestSchema(Schema):
     """A Mortally wounded character moving unaided, and the 10th-wound checks (F45, A27)."""
 
+    EXAMPLE = {"wounds": 9, "feet": 3, "str_mod": 2, "cnd_mod": 1, "cnd": 14,
+        "p_res_av": 30}
+
     wounds = bounded(validate.Range(7, 10), "Wounds taken (7 or more: Mortal).")
     feet = JsonFloat(load_default=0, allow_nan=False, validate=validate.Range(0, 100_000),
                      metadata={"description": "Feet moved alone."})
@@ -182,6 +193,8 @@ class MortalWoundSchema(Schema):
 class AfterBattleRequestSchema(Schema):
     """STR and wounds once the fighting ends (A28)."""
 
+    EXAMPLE = {"strength": 15, "wounds": 5}
+
     strength = bounded(validate.Range(0, 1_000), "STR score.")
     wounds = bounded(validate.Range(0, 10), "Wounds taken.")
 
@@ -198,6 +211,8 @@ class AfterBattleSchema(Schema):
 
 class HealingRequestSchema(Schema):
     """Wounds (or Body Point damage) to heal and the healer's skill (The Healing Process)."""
+
+    EXAMPLE = {"wounds": 3, "healer_sl": 8}
 
     wounds = JsonInteger(validate=validate.Range(0, 10), metadata={"description": "Wounds to heal (or damage)."})
     damage = JsonInteger(validate=validate.Range(0, 10_000),

@@ -10,16 +10,19 @@ import inspect
 from typing import Any, Callable
 
 from flask import current_app
-from service.api.http.blueprint import Blueprint
-from service.api.tactical import request_examples as examples
 from marshmallow import Schema, ValidationError
 
+from service.api.http.blueprint import Blueprint
 from service.api.http.errors import problem_body, rules_body, validation_body
-from service.api.tactical import contests, damage, movement, to_hit
-from service.api.tactical import contests_schemas as cs, damage_schemas as ds
-from service.api.tactical import movement_schemas as ms, to_hit_schemas as ts
-from service.api.tactical.batch_schemas import BatchRequestSchema, BatchSchema
-from service.api.tactical.chapter_ops import CHAPTER_OPS
+from service.api.kit import calculator as kit
+from service.api.tactical.calculators import aftermath, contests, damage, maneuvers, movement, to_hit
+from service.api.tactical.schemas import aftermath as af
+from service.api.tactical.schemas import contests as cs
+from service.api.tactical.schemas import damage as ds
+from service.api.tactical.schemas import maneuvers as mn
+from service.api.tactical.schemas import movement as ms
+from service.api.tactical.schemas import to_hit as ts
+from service.api.tactical.schemas.batch import BatchRequestSchema, BatchSchema
 from service.rules.errors import OutOfRange, RulesError
 
 blp = Blueprint("tactical-batch", __name__, description="Many calculator requests in one call.")
@@ -39,7 +42,20 @@ OPS: dict[str, tuple[Schema, Callable[[dict], Any], Schema]] = {
     "initiative": _op(cs.InitiativeRequestSchema, contests.initiative, cs.InitiativeSchema),
     "surprise": _op(cs.SurpriseRequestSchema, contests.surprise, cs.SurpriseSchema),
     "contest": _op(cs.ContestRequestSchema, contests.contest, cs.ContestSchema),
-    **{name: _op(*parts) for name, parts in CHAPTER_OPS.items()},
+    "combination": _op(mn.CombinationRequestSchema, maneuvers.post_combination, mn.CombinationSchema),
+    "body-check": _op(mn.BodyCheckRequestSchema, maneuvers.post_body_check, mn.BodyCheckSchema),
+    "intimidation": _op(mn.IntimidationRequestSchema, maneuvers.post_intimidation, mn.IntimidationSchema),
+    "stray-fire": _op(mn.StrayFireRequestSchema, maneuvers.post_stray_fire, mn.StrayFireSchema),
+    "missile-flight": _op(mn.MissileFlightRequestSchema, maneuvers.post_missile_flight, mn.MissileFlightSchema),
+    "knock-back": _op(mn.KnockBackRequestSchema, maneuvers.post_knock_back, mn.KnockBackSchema),
+    "melee-spacing": _op(mn.MeleeSpacingRequestSchema, maneuvers.post_melee_spacing, mn.MeleeSpacingSchema),
+    "dodge": _op(mn.DodgeRequestSchema, maneuvers.post_dodge, mn.DodgeSchema),
+    "task": _op(af.TaskRequestSchema, aftermath.post_task, af.TaskSchema),
+    "catch": _op(af.CatchRequestSchema, aftermath.post_catch, af.CatchSchema),
+    "surprise-check": _op(af.SurpriseCheckRequestSchema, aftermath.post_surprise_check, af.SurpriseCheckSchema),
+    "mortal-wound": _op(af.MortalWoundRequestSchema, aftermath.post_mortal_wound, af.MortalWoundSchema),
+    "after-battle": _op(af.AfterBattleRequestSchema, aftermath.post_after_battle, af.AfterBattleSchema),
+    "healing": _op(af.HealingRequestSchema, aftermath.post_healing, af.HealingSchema),
 }
 
 
@@ -68,11 +84,7 @@ def work(body: Any) -> int:
     return cost
 
 
-@blp.post("/batch")
-@blp.doc(operationId="tacticalBatch")
-@blp.arguments(BatchRequestSchema, example=examples.BATCH)
-@blp.response(200, BatchSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/batch", "tacticalBatch", (BatchRequestSchema, BatchSchema), signed=False)
 def batch(body: dict) -> dict:
     """Run up to `max_batch_items` calculator requests; each result has its own status and body.
 

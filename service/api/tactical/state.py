@@ -1,4 +1,5 @@
-"""Schemas of the `tactical` encounter format: combatants, options, whole states and declarations.
+"""Schemas of the `tactical` encounter format: combatants, options, whole states and declarations, and the
+simulation options (the numpy engine's rule switches, a matchup's `options`).
 
 Shapes and bounds only, so the contract tells a VTT exactly what to send; the ruleset's engine
 (`service/rules/tactical/state_io.py`, `declarations.py`) still checks everything that depends on
@@ -6,11 +7,11 @@ other fields (known weapons and targets, armor numbers against the catalog).
 """
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from service.api.kit.fields import whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
-from service.api.tactical.damage_schemas import WeightClassField
+from service.api.tactical.fields import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
 from service.rules.tactical.combat_state import ATTACKS, EDGES, GRIPS, RANGED, STATUSES, SURPRISE_STATES
 from service.rules.tactical.declarations import ACTIONS, DEFENCES, REPRISALS, TARGET_POLICIES
@@ -291,3 +292,34 @@ class DeclarationSchema(Strict):
     days_cocked = whole(0, 365, "Action fire with a crossbow: full days it was kept cocked before this shot, "
                                 "-1 POT each, never below 0 (RULINGS 25; default 0). It goes with this shot "
                                 "(and a stray it becomes), not with the weapon.")
+
+
+class OptionsSchema(Schema):
+    """Rule switches of a simulation (defaults: RULINGS and the digest's defaults)."""
+
+    method = fields.String(load_default="ratio", validate=validate.OneOf(["ratio", "linear"]),
+                           metadata={"description": "Task Resolution Table method (RULINGS 4)."})
+    heroic = JsonBoolean(load_default=True, metadata={"description": "A Heroic hit doubles the POT."})
+    bumble = JsonBoolean(load_default=True, metadata={"description": "Count Bumbles (a miss either way)."})
+    armor_wear = JsonBoolean(load_default=True, metadata={"description": "The optional Armor Wear rules (F20)."})
+    reprisals = JsonBoolean(load_default=True, 
+                               metadata={"description": "A missed attack gives a Reprisal."})
+    progression = fields.String(load_default="triangular", validate=validate.OneOf(["triangular", "linear"]),
+                                metadata={"description": "Progressive DVs and penalties (RULINGS 3)."})
+    targeting = fields.String(load_default="first", validate=validate.OneOf(["first", "random"]),
+                              metadata={"description": "Whom each attack strikes when it resolves: the "
+                                                       "first foe still standing in matchup order (the "
+                                                       "resolver's `target_policy: first-standing`), or "
+                                                       "one of them at random (`random-standing`)."})
+    policy = fields.String(validate=validate.Length(1, 64), metadata={
+        "description": "The fight policy: only `attack` (every standing combatant attacks with his first "
+                       "weapon) is played; any other (`body-check`, `side-swipe`, `tackle`...) is refused "
+                       "with a 422 naming this field, since the simulator leaves those maneuvers out.",
+        "example": "attack"})
+    max_segments = JsonInteger(load_default=100, validate=validate.Range(1, 1000),
+                                  metadata={"description": "A fight still on after this many segments is "
+                                                           "a draw."})
+
+
+SCHEMAS = {"combatant": CombatantStateSchema, "declaration": DeclarationSchema, "options": EncounterOptionsSchema,
+           "state": EncounterStateSchema, "sim_options": OptionsSchema}

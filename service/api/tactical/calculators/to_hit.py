@@ -1,13 +1,13 @@
-"""/v1/tactical/to-hit and /v1/tactical/range: the chance of a blow or shot, and range bands."""
+"""POST /v1/tactical/to-hit and /range: the chance of a blow or shot, and range bands (seed 000, "Resolving the
+Battle", "Ranged Combat")."""
 from __future__ import annotations
 
 from typing import Any
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.receipts import receipted
+from service.api.kit import calculator as kit
 from service.api.kit.schemas import json_number
-from service.api.tactical import request_examples as examples
-from service.api.tactical.to_hit_schemas import (
+from service.api.tactical.schemas.to_hit import (
     RangeRequestSchema,
     RangeSchema,
     ToHitRequestSchema,
@@ -22,32 +22,27 @@ from service.rules.tactical.to_hit import Adjustments
 blp = Blueprint("tactical-to-hit", __name__, description="To-hit chances and ranged fire (seed 000).")
 ADJUSTMENTS = ("attack_use", "defence_use", "free_defence_uses", "reprisal_same_weapon", "surprise_penalty",
                "attacker_stun_penalty", "defender_stun_penalty")
+REMEMBERED = kit.Remembered()
 
 
-@blp.post("/to-hit")
-@blp.doc(operationId="tacticalToHit")
-@blp.arguments(ToHitRequestSchema, example=examples.TO_HIT)
-@blp.response(200, ToHitSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@receipted
+@kit.calculator(blp, "/to-hit", "tacticalToHit", (ToHitRequestSchema, ToHitSchema))
 def to_hit(body: dict) -> dict:
     """Chance to hit of AV against a melee DV or a ranged shot, with Heroic/Bumble odds and an optional d100."""
     trt = body["task_resolution"]
     attack = Attack(body["av"], body.get("dv"), _shot(body.get("ranged")), trt["method"], trt.get("table"),
                     Adjustments(**{name: body[name] for name in ADJUSTMENTS}), **body["options"])
-    return _answer(resolve(attack, body.get("roll"), body.get("seed")), body)
+    result = resolve(attack, body.get("roll"), body.get("seed"))
+    if result.roll is not None:
+        return _answer(result)
+    return REMEMBERED(result, lambda: _answer(result))  # type: ignore[no-any-return]
 
 
-@blp.post("/range")
-@blp.doc(operationId="tacticalRange")
-@blp.arguments(RangeRequestSchema, example=examples.RANGE)
-@blp.response(200, RangeSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/range", "tacticalRange", (RangeRequestSchema, RangeSchema), signed=False)
 def range_band(body: dict) -> dict:
     """Range band, band limits and the range DV modifier of a shot (or a thrown object)."""
     reading = ranged.range_of(body["weapon"], exact(body["distance"]), body["strength"], exact(body["elevation"]),
                               _thrown(body.get("object")))
-    return {**_reading(reading), "trace": [s.as_dict() for s in reading.steps]}
+    return {**_reading(reading), "trace": kit.trace(reading.steps)}
 
 
 def _shot(data: dict | None) -> Shot | None:
@@ -71,13 +66,12 @@ def _reading(reading: ranged.RangeResult) -> dict[str, Any]:
             "object_factor": json_number(reading.object_factor), "too_close": reading.too_close}
 
 
-def _answer(result: Resolution, body: dict) -> dict[str, Any]:
+def _answer(result: Resolution) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "av": result.av, "dv": result.dv, "chance_percent": result.chance,
         "heroic_max_roll": result.heroic_max_roll, "bumble_min_roll": result.bumble_min_roll,
         "probabilities": {k: float(v) for k, v in result.outcomes.as_dict().items()},
-        "range": None if result.range is None else _reading(result.range),
-        "trace": [s.as_dict() for s in result.steps]}
+        "range": None if result.range is None else _reading(result.range), "trace": kit.trace(result.steps)}
     if result.roll is not None:
         answer.update(roll=result.roll.as_dict(), outcome=result.outcome, seed=result.seed)
     return answer

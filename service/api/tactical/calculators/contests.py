@@ -1,13 +1,13 @@
-"""/v1/tactical/initiative, /surprise and /contest: order of play and contested rolls."""
+"""POST /v1/tactical/initiative, /surprise and /contest: order of play and contested rolls (seed 000,
+"Initiative", "Surprise!!", RULINGS 1)."""
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.fields import fraction_text
-from service.api.tactical import request_examples as examples
-from service.api.tactical.contests_schemas import (
+from service.api.kit import calculator as kit
+from service.api.tactical.schemas.contests import (
     ContestRequestSchema,
     ContestSchema,
     InitiativeRequestSchema,
@@ -15,7 +15,6 @@ from service.api.tactical.contests_schemas import (
     SurpriseRequestSchema,
     SurpriseSchema,
 )
-from service.rules.dice import seeded
 from service.rules.tactical import contest as contests
 from service.rules.tactical import initiative as init
 from service.rules.tactical import surprise as surp
@@ -25,65 +24,48 @@ blp = Blueprint("tactical-contests", __name__,
                 description="Initiative, Surprise and contested rolls (seed 000).")
 
 
-@blp.post("/initiative")
-@blp.doc(operationId="tacticalInitiative")
-@blp.arguments(InitiativeRequestSchema, example=examples.INITIATIVE)
-@blp.response(200, InitiativeSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/initiative", "tacticalInitiative", (InitiativeRequestSchema, InitiativeSchema),
+                signed=False)
 def initiative(body: dict) -> dict:
     """Roll Initiative for a CS: the roster in order of play and the passes of actions."""
-    rng, seed = seeded(body["seed"])
+    rng, seed = kit.generator(body)
     people = [init.Combatant(**c) for c in body["combatants"]]
     result = init.roll_initiative(people, rng, body["tie_break"], body["pass_order"])
     return {"roster": [_placed(p) for p in result.roster], "passes": result.passes,
-            **_odds("first_probabilities", result.first_probabilities), "seed": seed, "trace": _steps(result)}
+            **_odds("first_probabilities", result.first_probabilities), "seed": seed,
+            "trace": kit.trace(result.trace)}
 
 
-@blp.post("/surprise")
-@blp.doc(operationId="tacticalSurprise")
-@blp.arguments(SurpriseRequestSchema, example=examples.SURPRISE)
-@blp.response(200, SurpriseSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/surprise", "tacticalSurprise", (SurpriseRequestSchema, SurpriseSchema), signed=False)
 def surprise(body: dict) -> dict:
     """Resolve a Surprise: outcome, stun length, penalty, exact odds and recovery."""
-    rng, seed = seeded(body["seed"])
+    rng, seed = kit.generator(body)
     derived, dv_step = _surprise_dv(body.get("dv_from"))
     dv = surp.check_dv(body["target"].get("dv"), derived)
     aggressor = body.get("aggressor", {}).get("chance")
     faces = body["rolls"].get("aggressor"), body["rolls"].get("target")
     result = surp.surprise(aggressor, body["target"]["chance"], rng, faces, dv, body["trap"])
     return {**_surprise_body(result), "surprise_dv": derived, "seed": seed,
-            "trace": [s.as_dict() for s in (*dv_step, *result.trace)]}
+            "trace": kit.trace((*dv_step, *result.trace))}
 
 
-@blp.post("/contest")
-@blp.doc(operationId="tacticalContest")
-@blp.arguments(ContestRequestSchema, example=examples.CONTEST)
-@blp.response(200, ContestSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/contest", "tacticalContest", (ContestRequestSchema, ContestSchema), signed=False)
 def contest(body: dict) -> dict:
     """Exact odds of a contested roll, and the roll itself when asked (or when faces are given)."""
     a, b = body["a"]["chance"], body["b"]["chance"]
     odds = _odds("probabilities", contests.contest_probabilities(a, b))
     if not (body["roll"] or body.get("rolls")):
-        return {**odds, "result": None, "seed": None, "trace": [_odds_step(a, b)]}
-    rng, seed = seeded(body["seed"])
+        return {**odds, "result": None, "seed": None, "trace": kit.trace([contests.odds_step(a, b)])}
+    rng, seed = kit.generator(body)
     faces = body.get("rolls", {}).get("a"), body.get("rolls", {}).get("b")
     rolled = contests.contest(a, b, rng, faces)
     return {**odds, "result": _contest_result(rolled, body), "seed": seed,
-            "trace": [_odds_step(a, b), *(s.as_dict() for s in rolled.trace)]}
+            "trace": kit.trace((contests.odds_step(a, b), *rolled.trace))}
 
 
 def _odds(name: str, odds: dict[Any, Fraction] | None) -> dict[str, Any]:
-    if odds is None:
-        return {name: None, f"{name}_exact": None}
-    keys = {str(k): str(k).replace("both-fail", "both_fail") for k in odds}
-    return {name: {keys[str(k)]: float(v) for k, v in odds.items()},
-            f"{name}_exact": {keys[str(k)]: fraction_text(v) for k, v in odds.items()}}
-
-
-def _steps(result: Any) -> list[dict]:
-    return [s.as_dict() for s in result.trace]
+    return kit.exact(name, None if odds is None else {str(k).replace("both-fail", "both_fail"): v
+                                                      for k, v in odds.items()})
 
 
 def _placed(p: init.Placed) -> dict:
@@ -105,8 +87,7 @@ def _surprise_body(r: surp.SurpriseResult) -> dict:
             "rolls": {"aggressor": a.roll.as_dict() if a else None, "target": r.target.roll.as_dict()},
             "margins": {"aggressor": a.margin if a else None, "target": r.target.margin},
             **_odds("probabilities", r.probabilities),
-            "expected_duration_cs": float(r.expected_duration_cs),
-            "expected_duration_cs_exact": fraction_text(r.expected_duration_cs),
+            **kit.exact("expected_duration_cs", r.expected_duration_cs),
             "recovery": None if r.recovery is None else {
                 "hrt_check_dv": r.recovery.hrt_check_dv,
                 "stunned_cs_if_failed": r.recovery.stunned_cs_if_failed,
@@ -120,7 +101,3 @@ def _contest_result(r: contests.ContestResult, body: dict) -> dict:
             "margins": {k: c.margin for k, c in sides.items()},
             "succeeded": {k: c.succeeded for k, c in sides.items()},
             "winner": r.winner, "winner_label": label}
-
-
-def _odds_step(a: int, b: int) -> dict:
-    return contests.odds_step(a, b).as_dict()

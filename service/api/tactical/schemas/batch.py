@@ -26,6 +26,10 @@ class BatchItemSchema(Schema):
 class BatchRequestSchema(Schema):
     """Calculator calls to run in one request."""
 
+    EXAMPLE = {"items": [{"id": "a", "op": "to-hit", "body": {"av": 60, "dv": 45}},
+                         {"id": "b", "op": "range", "body": {"weapon": "sling", "distance": 50}},
+                         {"id": "c", "op": "pulse", "body": {"mph": 12, "scale": "10mm"}}]}
+
     items = fields.List(fields.Nested(BatchItemSchema), required=True,
                         validate=validate.Length(1, HARD_LIMIT),
                         metadata={"description": "1 to `max_batch_items` (default 100) requests."})

@@ -4,7 +4,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, RollSchema, seed_field, trace_field
-from service.api.tactical.maneuver_fields import odds_schemas
+from service.api.tactical.fields import odds_schemas
 
 MOD = validate.Range(-100, 100)
 ATTRIBUTE = validate.Range(-100, 1000)
@@ -41,6 +41,10 @@ class CombatantSchema(Schema):
 
 class InitiativeRequestSchema(Schema):
     """Who rolls Initiative this CS, and how ties and extra actions are ordered."""
+
+    EXAMPLE = {"seed": 3, "combatants": [
+        {"id": "knight", "awa_mod": 1, "hrt_mod": 1, "agl": 12, "hrt": 14, "actions": 2},
+        {"id": "bandit", "awa_mod": 2, "agl": 12, "hrt": 10, "actions": 2}]}
 
     combatants = fields.List(fields.Nested(CombatantSchema), required=True, validate=validate.Length(1, 200),
                              metadata={"description": "Everyone rolling (1-200)."})
@@ -122,6 +126,9 @@ class DvFromSchema(Schema):
 
 class SurpriseRequestSchema(Schema):
     """A Surprise: the aggressor's and target's chances, and the dice."""
+
+    EXAMPLE = {"aggressor": {"chance": 60}, "target": {"chance": 40, "dv": 30},
+               "rolls": {"aggressor": 50, "target": 45}}
 
     aggressor = fields.Nested(AggressorSchema, metadata={"description": "Leave out for a mechanical trap."})
     target = fields.Nested(TargetSchema, required=True, metadata={"description": "The target's check."})
@@ -208,6 +215,8 @@ class ContestRollsSchema(Schema):
 
 class ContestRequestSchema(Schema):
     """A contested roll between two chances."""
+
+    EXAMPLE = {"a": {"chance": 55}, "b": {"chance": 40}, "roll": True, "seed": 9}
 
     a = fields.Nested(ContestSideSchema, required=True, metadata={"description": "The first side."})
     b = fields.Nested(ContestSideSchema, required=True, metadata={"description": "The second side."})

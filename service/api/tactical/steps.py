@@ -1,9 +1,9 @@
-"""POST /v1/tactical/segments/resolve: one Combat Segment of an encounter sent whole (nothing stored)."""
+"""POST /v1/tactical/segments/resolve: one Combat Segment of an encounter sent whole, nothing stored (seed 000,
+"The Order of Play each CS")."""
 from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.http.blueprint import Blueprint
 from service.api.encounters.schemas import (
     EXAMPLE_BANDIT,
     EXAMPLE_COMBATANT,
@@ -11,9 +11,10 @@ from service.api.encounters.schemas import (
     EXAMPLE_DECLARATIONS,
     MAX_DECLARATIONS,
 )
+from service.api.http.blueprint import Blueprint
 from service.api.kit.events import event_field
 from service.api.kit.schemas import seed_field
-from service.api.tactical.state_schemas import DeclarationSchema, EncounterStateSchema
+from service.api.tactical.state import DeclarationSchema, EncounterStateSchema
 from service.sessions.encounters import fresh_seed
 from service.sessions.steps import resolve_once
 
