@@ -15,6 +15,7 @@ from service.api.http.contract import OPTIONAL_KEY, ContractPlugin
 from service.api.http.openapi import RefereeApi, RefereePlugin, package_version
 from service.api.kit.receipt_keys import configured_keys
 from service.config import Config
+from service.sim import policy
 from service.sessions.connection import encounter_store
 
 API_DESCRIPTION = (
@@ -27,7 +28,8 @@ API_DESCRIPTION = (
 LICENSE = {"name": "Proprietary: all rights reserved", "identifier": "LicenseRef-Proprietary"}
 
 
-FILLERS = {events.EVENT_NAMES: events.stream_event_names}  # response descriptions listing every event type
+# placeholders of descriptions: every event type; each ruleset's fight policy
+FILLERS = {events.EVENT_NAMES: events.stream_event_names, policy.PLACEHOLDER: policy.fight_policies}
 PLAIN = "_referee_plain"  # set on a function found to need no async wrapper
 
 

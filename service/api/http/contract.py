@@ -64,9 +64,10 @@ def response_examples() -> dict[str, dict[str, Any]]:
 
 class ContractPlugin(BasePlugin):
     """apispec plugin: security, common headers and response examples on every operation; `fillers` maps a
-    placeholder of response descriptions to what lists the names it stands for (the event types)."""
+    placeholder of operation and response descriptions to what lists the names it stands for (the event
+    types) or gives the text itself (the fight policies)."""
 
-    def __init__(self, fillers: dict[str, Callable[[], list[str]]] | None = None) -> None:
+    def __init__(self, fillers: dict[str, Callable[[], list[str] | str]] | None = None) -> None:
         self.fillers = fillers or {}
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
@@ -76,6 +77,7 @@ class ContractPlugin(BasePlugin):
             operation.setdefault("parameters", []).extend(operation.pop(headers.EXTRA, []))
             versioned = (path or "").startswith("/v1/")
             operation["tags"] = [tag_of(path or "")]
+            _fill(operation, self.fillers)
             security = _security(operation.get("security"), versioned)
             if security is None:
                 operation.pop("security", None)  # the document's optional key
@@ -91,11 +93,13 @@ class ContractPlugin(BasePlugin):
             _add_examples(operation.get("operationId"), responses)
 
 
-def _fill(response: dict, fillers: dict[str, Callable[[], list[str]]]) -> None:
-    for placeholder, names in fillers.items():
-        if placeholder in response.get("description", ""):
-            listed = ", ".join(f"`{name}`" for name in names())
-            response["description"] = response["description"].replace(placeholder, listed)
+def _fill(doc: dict, fillers: dict[str, Callable[[], list[str] | str]]) -> None:
+    """Each placeholder in `doc`'s description replaced: a list of names as `a`, `b`; a text as it is."""
+    for placeholder, filler in fillers.items():
+        if placeholder in doc.get("description", ""):
+            found = filler()
+            text = found if isinstance(found, str) else ", ".join(f"`{name}`" for name in found)
+            doc["description"] = doc["description"].replace(placeholder, text)
 
 
 def _security(own: list | None, versioned: bool) -> list | None:

@@ -74,6 +74,10 @@ def start(body: dict) -> tuple[dict, int, dict]:
     naming the field to change otherwise). One client (API key, or IP when keys are off) may have at most
     `max_jobs_per_client` jobs queued or running, costing at most `max_client_cpu_seconds` together (429
     otherwise). Clients take turns on the workers, a chunk each.
+
+    ### How simulated fighters fight
+
+    {fight_policies}
     """
     ruleset, matchup = _matchup(body)
     config = current_app.extensions["referee.config"]
