@@ -78,8 +78,10 @@ streamtest: install
 # a flood of 48 KB simulations, a loop simulation at the CPU budget, a running chunk stopped by DELETE, and
 # one client's queue beside another client's first job (tests/faults/test_simulation_faults.py), and
 # 200 slowloris connections against deploy/'s nginx in front of gunicorn (Debian's nginx; skipped without it)
-# beside /healthz probes (tests/faults/test_proxy.py).
+# beside /healthz probes (tests/faults/test_proxy.py), and 17,000 distinct runequest-house /damage bodies
+# against one gunicorn worker, whose memory must stay under the memo bound (tests/faults/test_memo_memory.py;
+# FAULTS_FULL=1: `make test` sends 1,500 at a 4 MiB bound).
 faults: install
-	$(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
+	FAULTS_FULL=1 $(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
 		tests/integration/test_apikey_cli.py \
 		tests/unit/api/test_simulations_api.py::test_a_503_from_an_unreachable_broker_leaves_no_job_record

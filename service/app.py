@@ -15,6 +15,7 @@ from service.api.http.contract import OPTIONAL_KEY, ContractPlugin
 from service.api.http.openapi import RefereeApi, RefereePlugin, package_version
 from service.api.kit.receipt_keys import configured_keys
 from service.config import Config
+from service.rules import memo
 from service.sim import policy
 from service.sessions.connection import encounter_store
 
@@ -71,6 +72,7 @@ def create_app(config: Config | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.extensions["referee.config"] = config
+    memo.configure(config.memo_bytes)  # every remembered answer of this process, in bytes (README, Reliability)
     app.extensions["referee.encounters"] = encounter_store(config)  # connects on first use, not here
     app.extensions["referee.receipt_keys"] = configured_keys(config)
     _hooks(app, config)

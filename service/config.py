@@ -67,6 +67,7 @@ class Config:
     max_bytes_per_client: int = 64 * 1024 * 1024  # bytes one client's encounters may hold in Redis; then 429 on writes that add; 0: no cap
     max_jobs_per_client: int = 10  # simulations queued or running per API key (per client IP when keys are off)
     max_client_cpu_seconds: float = 1200.0  # estimated worker CPU of one client's queued and running simulations
+    memo_bytes: int = 32 * 1024 * 1024  # remembered answers of one process, estimated bytes in all (oldest use dropped first)
     receipt_keys: str = ""  # JWK Set (JSON) of Ed25519 private keys signing receipts, the first signs; a secret
     receipt_keys_file: str = "var/receipt-keys.json"  # the same from a file, when `receipt_keys` is empty
     extra: dict[str, Any] = field(default_factory=dict)

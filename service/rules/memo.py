@@ -1,36 +1,160 @@
-"""Remembered answers: a calculator's odds depend only on the request's fields and the resolved options
-(both are in the key: a caller may pass options that are not in the body), so a question asked again is
-answered from memory (seed-independent; rolls are never remembered). Used by the smoting calculators and
-runequest-house /damage.
+"""Remembered answers, bounded by bytes (issue 22 item 5).
+
+A calculator's odds depend only on the request's fields and the resolved options (both are in the key: a
+caller may pass options that are not in the body), so a question asked again is answered from memory
+(seed-independent; rolls are never remembered). `remembered` does that for a `(body, options)` calculator
+(the smoting calculators, runequest-house /damage), `bounded` for a pure function of hashable arguments
+(exact distributions and odds in the rules and the HTTP calculators), like `functools.lru_cache`.
+
+Every memo of a process keeps its entries in one least-recently-used `STORE` whose estimated size, keys and
+values (`size_of`), stays within `limit` bytes: REFEREE_MEMO_BYTES, 32 MiB per process unless configured.
+Counting entries did not bound memory: 17,000 distinct runequest-house /damage bodies (each key a body's
+JSON, each value a distribution of up to 400 exact fractions) took a gunicorn worker from 150 to 362 MB. An
+entry estimated at over a quarter of the limit is answered but not kept.
 """
 from __future__ import annotations
 
 import itertools
 import json
 import operator
+import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from functools import wraps
+from types import ModuleType
 from typing import Any
 
-LIMIT = 4096
+DEFAULT_LIMIT = 32 * 1024 * 1024
+ENTRY_BYTES = 160  # the store's own cost per entry: its slot, the tagged key tuple and the (value, size) pair
+MISSING = object()  # what `Store.get` answers for a key it does not hold
+new_tag = itertools.count().__next__  # a number of its own for each memo, the first part of its keys
+
+
+class Store:
+    """Least-recently-used entries of every memo of the process, at most `limit` estimated bytes in all."""
+
+    def __init__(self, limit: int = DEFAULT_LIMIT) -> None:
+        self.limit, self.bytes = limit, 0
+        self._entries: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Any) -> Any:
+        """The value kept for `key` (now the most recently used), or `MISSING`."""
+        with self._lock:
+            found = self._entries.get(key)
+            if found is None:
+                return MISSING
+            self._entries.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Any, value: Any) -> None:
+        """Keep `value` for `key`, dropping the least recently used entries past the limit."""
+        size = size_of(key) + size_of(value) + ENTRY_BYTES
+        if size > self.limit // 4:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            self.bytes += size - (old[1] if old else 0)
+            self._entries[key] = (value, size)
+            self._shrink()
+
+    def resize(self, limit: int) -> None:
+        """A new limit (REFEREE_MEMO_BYTES, set by the app factory); entries past it are dropped."""
+        with self._lock:
+            self.limit = limit
+            self._shrink()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0
+
+    def _shrink(self) -> None:
+        while self.bytes > self.limit and self._entries:
+            self.bytes -= self._entries.popitem(last=False)[1][1]
+
+
+STORE = Store()
+
+
+def configure(limit_bytes: int) -> None:
+    """Bound every memo of this process to `limit_bytes` in all (REFEREE_MEMO_BYTES)."""
+    STORE.resize(limit_bytes)
+
+
+def size_of(value: Any) -> int:
+    """Estimated bytes of `value` and everything it holds: containers, strings, numbers, fractions, and the
+    fields of dataclasses and other objects (a container reached twice counts its contents once). Classes,
+    functions and modules count only their reference (they live anyway)."""
+    getsizeof = sys.getsizeof
+    total, seen, stack = getsizeof(value), set(), [value]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        held = _held(item)
+        if held:
+            total += sum(map(getsizeof, held))
+            stack.extend([child for child in held if type(child) not in _LEAVES])
+    return total
+
+
+_LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
+
+
+def _held(item: Any) -> Any:
+    """The objects `item` holds: a container's items (a mapping's keys and values), a fraction's numerator
+    and denominator, an object's `__dict__` values and slots."""
+    kind = type(item)
+    if kind is tuple or kind is list or kind is set or kind is frozenset:
+        return item
+    if kind is dict or isinstance(item, Mapping):
+        return [*item.keys(), *item.values()]
+    if kind is Fraction:
+        return (item.numerator, item.denominator)
+    if isinstance(item, (type, ModuleType)) or callable(item):
+        return ()
+    held = list(vars(item).values()) if hasattr(item, "__dict__") else []
+    for cls in kind.__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in ("__dict__", "__weakref__"):
+                held.append(getattr(item, name, None))
+    return held
+
+
+def bounded(function: Callable[..., Any]) -> Callable[..., Any]:
+    """`function` of hashable arguments, its answers kept in `STORE` (`functools.lru_cache` by bytes)."""
+    tag = new_tag()
+
+    @wraps(function)
+    def recall(*args: Any, **kwargs: Any) -> Any:
+        key = (tag, args, tuple(kwargs.items())) if kwargs else (tag, args)
+        found = STORE.get(key)
+        if found is MISSING:
+            found = function(*args, **kwargs)
+            STORE.put(key, found)
+        return found
+    return recall
 
 
 def remembered(function: Callable[[Mapping[str, Any], Mapping[str, Any]], Any]) -> Callable:
     """Wrap a pure `(body, options) -> answer` whose options are read from `body["options"]` (the odds of
     a smoting calculator, smoting.md section 12; a runequest-house blow's distribution, its section 12)."""
-    memory: OrderedDict[Any, Any] = OrderedDict()
+    tag = new_tag()
 
     @wraps(function)
     def recall(body: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
-        key = _key(body, options)
-        found = memory.get(key)
-        if found is not None:
-            memory.move_to_end(key)
-            return found
-        memory[key] = found = function(body, options)
-        if len(memory) > LIMIT:
-            memory.popitem(last=False)
+        key = (tag, _key(body, options))
+        found = STORE.get(key)
+        if found is MISSING:
+            found = function(body, options)
+            STORE.put(key, found)
         return found
     return recall
 
@@ -55,33 +179,29 @@ def _key(body: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
 
 
 _DUMPS = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False).encode
-_OPTIONS_SEEN: dict[tuple[str, ...], tuple[tuple[Any, ...], int]] = {}  # names -> (last values, their token)
-_TOKENS: dict[Any, int] = {}  # a set of options' frozen form -> its token
-_NEXT_TOKEN = itertools.count()  # never reused, even after the tables are cleared
+_NEXT_TOKEN = itertools.count()  # never reused, even after the store forgets a token
+_SEEN, _TOKEN, _FROZEN = new_tag(), new_tag(), new_tag()  # the tables below, kept in STORE
 
 
 def _options_token(options: Mapping[str, Any]) -> int:
     """A number for the options' values, equal for equal options. Most requests send no options and get
     the ruleset's defaults (a fresh dict of the same value objects every time), so the token of the last
-    values seen for these names is reused while every value is the very same object (held here, so no id
-    is reused); only other values are frozen and looked up."""
+    values seen for these names is reused while every value is the very same object (held in the store,
+    so no id is reused); only other values are frozen and looked up. A token the store forgot is made
+    anew, which only costs the answers kept under the old one."""
     names, values = tuple(options), tuple(options.values())
-    seen = _OPTIONS_SEEN.get(names)
-    if seen is not None and len(seen[0]) == len(values) and all(map(operator.is_, seen[0], values)):
-        return seen[1]
-    frozen = tuple(zip(names, map(_option_key, values)))
-    if len(_TOKENS) > 4096:
-        _TOKENS.clear()
-    token = _TOKENS.get(frozen)
-    if token is None:
-        token = _TOKENS[frozen] = next(_NEXT_TOKEN)
-    if len(_OPTIONS_SEEN) > 64:
-        _OPTIONS_SEEN.clear()
-    _OPTIONS_SEEN[names] = (values, token)
-    return token
+    seen = STORE.get((_SEEN, names))
+    if seen is not MISSING and len(seen[0]) == len(values) and all(map(operator.is_, seen[0], values)):
+        return seen[1]  # type: ignore[no-any-return]
+    frozen = (_TOKEN, tuple(zip(names, map(_option_key, values))))
+    token = STORE.get(frozen)
+    if token is MISSING:
+        token = next(_NEXT_TOKEN)
+        STORE.put(frozen, token)
+    STORE.put((_SEEN, names), (values, token))
+    return token  # type: ignore[no-any-return]
 
 
-_OPTION_KEYS: dict[int, tuple[Any, Any]] = {}  # id -> (the option value, its frozen form)
 def _option_key(value: Any) -> Any:
     """One option's part of the key (resolved options come in the specs' order, so no sorting is needed)."""
     kind = type(value)
@@ -99,13 +219,11 @@ def _frozen_option(value: Any) -> Any:
     the same objects on every request, so only a caller's own values are frozen again."""
     if not isinstance(value, (Mapping, list, tuple)):
         return _frozen(value)
-    known = _OPTION_KEYS.get(id(value))
-    if known is not None and known[0] is value:
+    known = STORE.get((_FROZEN, id(value)))
+    if known is not MISSING and known[0] is value:
         return known[1]
-    if len(_OPTION_KEYS) > 512:
-        _OPTION_KEYS.clear()
     frozen = _frozen(value)
-    _OPTION_KEYS[id(value)] = (value, frozen)
+    STORE.put((_FROZEN, id(value)), (value, frozen))
     return frozen
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from service.api.http.blueprint import Blueprint
 from service.api.kit.fields import fraction_text
 from service.api.kit.receipts import receipted
-from service.rules import registry
+from service.rules import memo, registry
 from service.rules.dice import DiceSource, seeded
 from service.rules.trace import Step
 
@@ -68,20 +68,19 @@ def copied(value: Any) -> Any:
 
 
 class Remembered:
-    """Answers shaped once per rules result the rules hand back again (at most `size` kept at a time)."""
+    """Answers shaped once per rules result the rules hand back again, kept (with the result, so its id
+    stays its own) in the rules' memo store: bounded by bytes per process (service.rules.memo)."""
 
-    def __init__(self, size: int = 4096) -> None:
-        self.size = size
-        self._known: dict[Any, tuple[Any, Any]] = {}
+    def __init__(self) -> None:
+        self._tag = memo.new_tag()
 
     def __call__(self, found: Any, shape: Callable[[], Any], key: Any = ()) -> Any:
-        """`shape()` for `found` (and `key`): made the first time, then the same answer while `found` lives."""
-        slot = (id(found), key)
-        known = self._known.get(slot)
-        if known is None or known[0] is not found:
-            if len(self._known) > self.size:
-                self._known.clear()
-            known = self._known[slot] = (found, shape())
+        """`shape()` for `found` (and `key`): made the first time, then the same answer while both are kept."""
+        slot = (self._tag, id(found), key)
+        known = memo.STORE.get(slot)
+        if known is memo.MISSING or known[0] is not found:
+            known = (found, shape())
+            memo.STORE.put(slot, known)
         return known[1]
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
+from service.rules import memo
 from service.rules.ars_magica import stress
 from service.rules.ars_magica.stress import Rolled
 from service.rules.dice import DiceSource
@@ -68,7 +68,7 @@ def damage_odds(damage: int, soak: int, botch_dice: Mapping[str, int], all_out: 
                         options["all_out_doubles"])
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _damage_odds(damage: int, soak: int, botch_d: int, botch_s: int, all_out: bool, exceptional: bool,
                  doubles: str) -> DamageOdds:
     d = stress.stress_roll(damage, botch_d)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
+from service.rules import memo
 from service.rules.ars_magica import stress, tables
 from service.rules.ars_magica.stress import Rolled
 from service.rules.dice import DiceSource
@@ -92,7 +92,7 @@ def melee_odds(attack: int, defence: int, mode: str, botch_dice: Mapping[str, in
                        options["exceptional_margin"])
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _melee_odds(attack: int, defence: int, mode: str, botch_a: int, botch_d: int, tie: str, margin: int) -> Odds:
     a = stress.stress_roll(attack, botch_a)
     d = defence_roll(defence, mode, botch_d)
@@ -129,7 +129,7 @@ def missile_odds(attack: int, ef: int, into_melee: bool, botch_dice: int, option
     return _missile_odds(attack, ef, into_melee, botch_dice, options["missile_exceptional_margin"])
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _missile_odds(attack: int, ef: int, into_melee: bool, botch_dice: int, margin: int) -> Odds:
     a = stress.stress_roll(attack, botch_dice)
     hit = stress.at_least(a, ef)

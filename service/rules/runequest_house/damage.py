@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
+from service.rules import memo
 from service.rules.runequest_house.dice_expr import Expression, parse
 from service.rules.runequest_house.pack import LIMBS
 
@@ -70,7 +70,7 @@ def passage_distribution(expression: Expression, attack_degree: str, parry_degre
                         options["critical_ignores_parry_ap"]))
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _spread(expression: Expression, attack_degree: str, parry_degree: str, parry_ap: int, armor_ap: int,
             ignores: bool) -> tuple[tuple[int, Fraction], ...]:
     options = {"critical_ignores_parry_ap": ignores}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from service.rules import memo
 from service.rules.dice import DiceSource
 from service.rules.errors import Contradiction, RulesError
 
@@ -84,7 +85,7 @@ def parse(text: str, field: tuple = ("damage",)) -> Expression:
     return Expression(tuple(dice), constant)
 
 
-@lru_cache(maxsize=512)
+@memo.bounded
 def _distribution(expression: Expression) -> tuple[tuple[int, Fraction], ...]:
     ways: dict[int, int] = {expression.constant: 1}
     total = 1

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Mapping
 
+from service.rules import memo
 from service.rules.dice import DiceSource
 from service.rules.errors import RulesError
 from service.rules.trace import Step
@@ -165,7 +165,7 @@ def result_key(grade: str, penetrating: bool) -> str:
     return "none" if grade == "none" else f"{grade}_{'penetrating' if penetrating else 'blunt'}"
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def impact_counts(blow: Blow) -> dict[int, int]:
     """Counts of every impact total of a blow (weapon dice + extra d6 + offset) (*Damage › Impact*)."""
     counts = convolve(dice_counts(blow.dice.count, blow.dice.sides), dice_counts(blow.extra, 6))
@@ -173,7 +173,7 @@ def impact_counts(blow: Blow) -> dict[int, int]:
     return {total + offset: n for total, n in counts.items()}
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def distribution(blow: Blow) -> dict[str, Fraction]:
     """Exact distribution of a blow's result over its impact dice (*Strike Results Procedure*)."""
     counts = impact_counts(blow)

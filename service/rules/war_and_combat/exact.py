@@ -3,8 +3,9 @@ counts over every outcome (*Flurry Procedure › Resolution of Attacks*; *Damage
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cache
 from typing import Mapping
+
+from service.rules import memo
 
 
 def convolve(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
@@ -16,7 +17,7 @@ def convolve(a: Mapping[int, int], b: Mapping[int, int]) -> dict[int, int]:
     return out
 
 
-@cache
+@memo.bounded
 def dice_counts(count: int, sides: int) -> dict[int, int]:
     """Counts of the sum of `count` d`sides` (1 way for 0 dice: the sum 0) (*Damage › Impact*)."""
     out = {0: 1}

@@ -10,6 +10,7 @@ from typing import Any
 
 from service.api.http.blueprint import Blueprint
 from service.api.kit import calculator as kit
+from service.rules import memo
 from service.rules.errors import Contradiction
 from service.rules.runequest_house import knockback as kb
 from service.rules.runequest_house import to_hit as hit_rules  # not `to_hit`: that is the family module
@@ -85,16 +86,16 @@ def to_hit_odds(body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapp
 
 
 def _default_to_hit(key: tuple, body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapping[str, Any]]:
-    found = _TO_HIT_MEMO.get(key)
-    if found is None:
-        found = _work_to_hit(body)
-        if len(_TO_HIT_MEMO) > 4096:
-            _TO_HIT_MEMO.clear()
-        _TO_HIT_MEMO[key] = found
-    return found
+    slot = (_TO_HIT_MEMO, key)
+    found = memo.STORE.get(slot)
+    if found is memo.MISSING:
+        answer, attack, guard, options = _work_to_hit(body)
+        memo.STORE.put(slot, (answer, attack, guard))  # not the options: the defaults, the same every time
+        return answer, attack, guard, options
+    return (*found, kit.options("runequest-house", body))
 
 
-_TO_HIT_MEMO: dict[tuple, tuple] = {}
+_TO_HIT_MEMO = memo.new_tag()  # the default-options to-hit odds, in the rules' memo store (bounded by bytes)
 
 
 def _work_to_hit(body: Mapping[str, Any]) -> tuple[dict[str, Any], Any, Any, Mapping[str, Any]]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from service.api.kit import calculator as kit
@@ -17,6 +16,7 @@ from service.api.runequest_house.schemas.damage import (
     KnockbackAnswerSchema,
     KnockbackRequestSchema,
 )
+from service.rules import memo
 from service.rules.errors import Contradiction, UnknownName
 from service.rules.memo import remembered
 from service.rules.runequest_house import armor, stats
@@ -29,7 +29,7 @@ KNOCKBACK_OPTIONS = ("knockback_damage", "special_damage", "braced_extra_from", 
                      "collision_min_dice")
 
 
-@lru_cache(maxsize=2048)
+@memo.bounded
 def _spread_pair(expression: Any, degree: str, parry_degree: str, parry_ap: int, armor_ap: int,
                  ignores: bool) -> dict[str, Any]:
     """`probabilities` and `probabilities_exact` of the damage reaching the location (pure, so remembered)."""
@@ -38,7 +38,7 @@ def _spread_pair(expression: Any, degree: str, parry_degree: str, parry_ap: int,
     return kit.exact("probabilities", spread)
 
 
-@lru_cache(maxsize=2048)
+@memo.bounded
 def _knockback_chance(expression: Any, weapon_type: str, degree: str, parry_degree: str, parry_ap: int,
                       armor_ap: int, siz: int, strength: int | None, braced: bool, values: tuple) -> Fraction:
     """P(any knockback) over the blow's exact damage distribution (pure, so remembered)."""

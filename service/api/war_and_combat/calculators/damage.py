@@ -3,17 +3,17 @@ exact distribution (remembered), and the rolled blow or COMBAT OPTIONS effect.""
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from service.api.kit import calculator as kit
 from service.api.war_and_combat.calculators import DAMAGE_ASSUMPTIONS, blow_of, blp, impact_cap
 from service.api.war_and_combat.schemas.damage import DamageRequestSchema, DamageSchema
+from service.rules import memo
 from service.rules.trace import Step
 from service.rules.war_and_combat import damage, option_specs, task
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _blow_odds(blow: damage.Blow, strike: bool) -> dict[str, Any]:
     """A blow's result distribution (and a non-strike attack's column odds) as numbers and exact strings."""
     probs = damage.distribution(blow) if strike else {k: Fraction(k == "none") for k in damage.RESULT_KEYS}

@@ -2,17 +2,17 @@
 (remembered) and the roll when asked."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from service.api.kit import calculator as kit
 from service.api.war_and_combat.calculators import TO_HIT_ASSUMPTIONS, blp, question
 from service.api.war_and_combat.schemas.to_hit import ToHitRequestSchema, ToHitSchema
+from service.rules import memo
 from service.rules.trace import Step
 from service.rules.war_and_combat import option_specs, to_hit
 
 
-@lru_cache(maxsize=4096)
+@memo.bounded
 def _odds(mode: str, tl: int, bonus: int, called: str | None, defence_bonus: tuple[tuple[str, int], ...], tie: bool,
           include: bool) -> dict[str, Any]:
     """The odds part of a to-hit answer: a pure function of the question, remembered (a VTT asks again)."""
