@@ -164,3 +164,47 @@ def test_no_module_outside_a_ruleset_names_its_rules():
             if hits:
                 bad[str(path.relative_to(SERVICE))] = hits
     assert bad == {}
+
+
+# Every ruleset's HTTP package has the layout written in service/api/__init__.py's docstring.
+RULESET_LAYOUT = {"__init__.py", "calculators", "schemas", "fields.py", "state.py", "events.py", "steps.py"}
+
+
+def _ruleset_http_packages() -> list[Path]:
+    from service.rules.registry import RULESET_PACKAGES
+
+    return sorted(SERVICE / "api" / module.rsplit(".", 1)[1] for module in RULESET_PACKAGES.values())
+
+
+def _modules(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir() if p.suffix == ".py" or (p.is_dir() and p.name != "__pycache__")}
+
+
+def test_every_ruleset_http_package_has_the_same_modules():
+    packages = _ruleset_http_packages()
+    assert len(packages) == 5
+    found = {p.name: sorted(_modules(p)) for p in packages}
+    assert {name: modules for name, modules in found.items() if set(modules) != RULESET_LAYOUT} == {}
+    doc = ast.get_docstring(ast.parse((SERVICE / "api" / "__init__.py").read_text(encoding="utf-8")))
+    assert [name for name in sorted(RULESET_LAYOUT) if name not in doc] == []
+
+
+def test_every_family_has_its_calculators_and_its_schemas():
+    odd = {}
+    for package in _ruleset_http_packages():
+        calculators = _modules(package / "calculators") - {"__init__.py"}
+        schemas = _modules(package / "schemas") - {"__init__.py"}
+        if calculators != schemas or not calculators:
+            odd[package.name] = sorted(calculators ^ schemas)
+    assert odd == {}
+
+
+def test_every_event_schema_derives_from_the_kit_base():
+    from service.api.kit.events import COMMON_EVENT_SCHEMAS, RulesetEventSchema, event_types
+
+    event_types.cache_clear()
+    schemas = {**{f"common {n}": cls for n, cls in COMMON_EVENT_SCHEMAS.items()},
+               **{f"{package or 'common'} {name}": cls for name, owners in event_types().items()
+                  for package, cls in owners}}
+    assert len(schemas) > 50
+    assert sorted(name for name, cls in schemas.items() if not issubclass(cls, RulesetEventSchema)) == []

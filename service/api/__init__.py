@@ -12,6 +12,17 @@ Layers, highest first (a module imports from its own layer or the ones below it,
 - `kit`: what every resource builds on: field helpers, the calculator kit, event and payload schemas;
 - `http`: the plumbing under every request (auth and limits, CORS, body checks, errors, logging, metrics,
   JSON output, the Blueprint, spec and docs serving).
+
+Every ruleset's package `service.api.<ruleset>` has the same layout (tests/test_architecture.py checks it):
+    __init__.py       `MODULES`: the modules whose blueprints it mounts, in order
+    calculators/      one module per operation family: its thin views, registered through the kit
+                      (`kit.calculator`); `calculators/__init__.py` holds what several families share
+    schemas/          one module per family, named as in calculators/: its request and answer schemas,
+                      each request with its `EXAMPLE`
+    fields.py         the field helpers and nested blocks its schemas share
+    state.py          the encounter format (`SCHEMAS`: combatant, declaration, options, state, sim_options)
+    events.py         `EVENT_SCHEMAS`: event type -> schema, each on `kit.events.RulesetEventSchema`
+    steps.py          the stateless step (a round or Combat Segment sent whole)
 """
 from __future__ import annotations
 

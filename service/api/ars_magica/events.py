@@ -4,26 +4,20 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from service.api.kit.events import described as _d
+from service.api.kit.events import event_schema, pascal, shared
 from service.api.kit.schemas import JsonFloat, JsonInteger
 
 _S, _I, _N = fields.String, JsonInteger, JsonFloat
 
 
-def _d(kind: type[fields.Field], text: str, *args: fields.Field, **kw: object) -> fields.Field:
-    """A field of an event, with its description."""
-    return kind(*args, metadata={"description": text}, **kw)
-
-
 def _event(name: str, doc: str, **extra: fields.Field) -> type[Schema]:
     """The schema of event `name`: `seq`, `type`, `round` and `extra`."""
-    base = {"seq": _I(required=True, metadata={"description": "1-based order in the round (the encounter log "
-                                                              "renumbers it in the whole log)."}),
-            "type": _S(required=True, metadata={"description": f"`{name}`."}),
-            "round": _I(required=True, metadata={"description": "The round it happened in."})}
-    cls = Schema.from_dict({**base, **extra}, name="ArsMagica" + "".join(p.title() for p in name.split("_"))
-                           + "Event")
-    cls.__doc__ = doc
-    return cls
+    base = {"seq": shared("seq", "1-based order in the round (the encounter log renumbers it in the whole log).",
+                          required=True),
+            "type": shared("type", required=True),
+            "round": shared("round", "The round it happened in.", required=True)}
+    return event_schema("ArsMagica" + pascal(name) + "Event", doc, {**base, **extra})
 
 
 _WHO = _d(_S, "Who the event is about (or who acted).", required=True)

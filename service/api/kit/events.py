@@ -14,19 +14,58 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from service.api.kit.payloads import PayloadSchema
 from service.api.kit.packages import declared
+from service.api.kit.payloads import PayloadSchema
+from service.api.kit.schemas import JsonInteger, RollSchema, TraceStepSchema
 from service.rules import registry
 
-class EventBaseSchema(Schema):
-    """Fields every event has; a ruleset's event schemas extend it."""
 
-    type = fields.String(required=True, metadata={"description": "What happened; names the event's shape."})
-    segment = fields.Integer(metadata={"description": "The step (Combat Segment for `tactical`, round elsewhere) "
-                                                      "it happened in, numbered as the encounter's `segment`; set "
-                                                      "on logged events."})
-    seq = fields.Integer(metadata={"description": "Position in the encounter's event log, from 1, never reused "
-                                                  "(also the stream's event id); set on logged events."})
+class RulesetEventSchema(Schema):
+    """The one base of every event schema, the common events' and each ruleset's. It declares no field itself:
+    each ruleset keeps the order its events have always had in the contract, taking the fields events share
+    (`type`, `seq`, the step, `combatant`, `dice`, `trace`) from `shared` and building each event with
+    `event_schema`."""
+
+
+def described(kind: type[fields.Field], text: str, *args: Any, **kwargs: Any) -> fields.Field:
+    """A field of `kind` with its description (`args`: the inner fields of a list or dict)."""
+    return kind(*args, metadata={"description": text}, **kwargs)
+
+
+SHARED_TEXT = {"type": "What happened; names the event's shape.", "seq": "1-based order in the answer.",
+               "combatant": "Who the event is about.", "dice": "Every die rolled.",
+               "trace": "The rules applied, in order.",
+               "segment": "The step (Combat Segment for `tactical`, round elsewhere) it happened in, numbered as the "
+                          "encounter's `segment`; set on logged events."}
+
+
+def shared(name: str, text: str | None = None, **kwargs: Any) -> fields.Field:
+    """One of the fields events share, with its usual shape and description (or `text`): `type`, `seq`, the
+    step (`segment`, or `round`), `combatant`, `dice` (every die, as rolls) and `trace` (the rules applied)."""
+    text = SHARED_TEXT.get(name, "") if text is None else text
+    if name == "dice":
+        return described(fields.List, text, fields.Nested(RollSchema), **kwargs)
+    if name == "trace":
+        return described(fields.List, text, fields.Nested(TraceStepSchema), **kwargs)
+    if name in ("seq", "segment", "round"):
+        return described(kwargs.pop("kind", JsonInteger), text, **kwargs)
+    return described(fields.String, text, **kwargs)
+
+
+def event_schema(name: str, doc: str, shape: dict[str, fields.Field]) -> type[Schema]:
+    """The schema of one event, named `name` and described by `doc`: `shape`'s fields, in order, on the base."""
+    cls = RulesetEventSchema.from_dict(shape, name=name)
+    cls.__doc__ = doc
+    return cls
+
+
+class EventBaseSchema(RulesetEventSchema):
+    """The `type`, step and `seq` of the common events (and of tactical's, which extend it)."""
+
+    type = shared("type", required=True)
+    segment = shared("segment", kind=fields.Integer)
+    seq = shared("seq", "Position in the encounter's event log, from 1, never reused (also the stream's event "
+                        "id); set on logged events.", kind=fields.Integer)
 
 
 class UndoEventSchema(EventBaseSchema):

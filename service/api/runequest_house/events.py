@@ -1,25 +1,26 @@
 """Schemas of the events a runequest-house round emits (rules document §12.12), by event type."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import fields
 
+from service.api.kit.events import RulesetEventSchema, described, shared
 from service.api.kit.schemas import JsonBoolean, JsonInteger
 
 
 def _text(description: str, **kw) -> fields.String:
-    return fields.String(metadata={"description": description}, **kw)
+    return described(fields.String, description, **kw)
 
 
 def _int(description: str, **kw) -> JsonInteger:
-    return JsonInteger(metadata={"description": description}, **kw)
+    return described(JsonInteger, description, **kw)
 
 
-class EventBase(Schema):
+class EventBase(RulesetEventSchema):
     """Every event: its place in the answer and its type."""
 
-    seq = _int("1-based position within the answer.", required=True)
-    type = _text("The event type.", required=True)
-    combatant = _text("Whom it concerns.")
+    seq = shared("seq", "1-based position within the answer.", required=True)
+    type = shared("type", "The event type.", required=True)
+    combatant = shared("combatant", "Whom it concerns.")
 
 
 class IntentDeclaredEvent(EventBase):

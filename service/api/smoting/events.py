@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from service.api.kit.events import event_schema, pascal, shared
 from service.api.kit.schemas import JsonBoolean, JsonInteger
 
 TEXT = {"combatant": "Who the event is about.", "target": "The other combatant.", "die": "An action die.",
@@ -48,12 +49,9 @@ def _field(name: str) -> fields.Field:
 
 
 def _schema(kind: str, names: tuple[str, ...]) -> type[Schema]:
-    base = {"seq": JsonInteger(required=True, metadata={"description": "1-based order in the answer."}),
-            "type": fields.String(required=True, metadata={"description": f"\"{kind}\"."})}
-    name = "Smoting" + "".join(part.title() for part in kind.split("_")) + "EventSchema"
-    cls = Schema.from_dict({**base, **{n: _field(n) for n in names}}, name=name)
-    cls.__doc__ = f"Event `{kind}` of a smoting round."
-    return cls
+    base = {"seq": shared("seq", required=True), "type": shared("type", required=True)}
+    return event_schema("Smoting" + pascal(kind) + "EventSchema", f"Event `{kind}` of a smoting round.",
+                        {**base, **{n: _field(n) for n in names}})
 
 
 EVENT_SCHEMAS = {kind: _schema(kind, names) for kind, names in SHAPES.items()}

@@ -3,25 +3,16 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from service.api.kit.events import EventBaseSchema
-from service.api.kit.schemas import RollSchema, TraceStepSchema
+from service.api.kit.events import EventBaseSchema, described, shared
+from service.api.kit.schemas import RollSchema
 
 
 def _text(description: str, **kwargs) -> fields.String:
-    return fields.String(required=True, metadata={"description": description}, **kwargs)
+    return described(fields.String, description, required=True, **kwargs)
 
 
 def _int(description: str, **kwargs) -> fields.Integer:
-    return fields.Integer(required=True, metadata={"description": description}, **kwargs)
-
-
-def _dice() -> fields.List:
-    return fields.List(fields.Nested(RollSchema), required=True, metadata={"description": "Every die rolled."})
-
-
-def _trace() -> fields.List:
-    return fields.List(fields.Nested(TraceStepSchema), required=True,
-                       metadata={"description": "The rules applied, in order."})
+    return described(fields.Integer, description, required=True, **kwargs)
 
 
 class SegmentBeganEventSchema(EventBaseSchema):
@@ -36,8 +27,8 @@ class SurpriseEventSchema(EventBaseSchema):
     outcome = _text("Surprise outcome (e.g. overwhelmed, surprised, unsurprised).")
     duration_cs = _int("Combat Segments the target stays surprised.")
     penalty = _int("Penalty off the target's actions while surprised.")
-    dice = _dice()
-    trace = _trace()
+    dice = shared("dice", required=True)
+    trace = shared("trace", required=True)
 
 
 class InitiativeRosterEntrySchema(Schema):
@@ -94,8 +85,8 @@ class AttackEventSchema(EventBaseSchema):
     defence = _text("The defence offered (parry, dodge, none...).")
     chance = _int("Chance to hit in percent.")
     outcome = _text("heroic, success, failure or bumble.")
-    dice = _dice()
-    trace = _trace()
+    dice = shared("dice", required=True)
+    trace = shared("trace", required=True)
 
 
 class ArmorAfterSchema(Schema):
@@ -119,7 +110,7 @@ class BlowEventSchema(EventBaseSchema):
     wound_level = _text("The defender's wound level after it.")
     armor_after = fields.List(fields.Nested(ArmorAfterSchema), required=True,
                               metadata={"description": "The defender's armor layers after the blow."})
-    trace = _trace()
+    trace = shared("trace", required=True)
 
 
 class BodyCheckEventSchema(EventBaseSchema):
@@ -137,8 +128,8 @@ class BodyCheckEventSchema(EventBaseSchema):
     bounced = fields.String(required=True, allow_none=True,
                             metadata={"description": "Id of the combatant bounced off (null: nobody)."})
     bounce_feet = _int("Feet he was bounced (F40).")
-    dice = _dice()
-    trace = _trace()
+    dice = shared("dice", required=True)
+    trace = shared("trace", required=True)
 
 
 class CheckEventSchema(EventBaseSchema):
@@ -150,7 +141,7 @@ class CheckEventSchema(EventBaseSchema):
     dv = _int("The difficulty.")
     chance = _int("Chance of success in percent.")
     succeeded = fields.Boolean(required=True, metadata={"description": "Whether the check succeeded."})
-    dice = _dice()
+    dice = shared("dice", required=True)
 
 
 class StatusEventSchema(EventBaseSchema):
@@ -181,7 +172,7 @@ class SegmentEndedEventSchema(EventBaseSchema):
     """The CS ended: who still stands, and the upkeep done (pain and surprise waning)."""
 
     standing = fields.List(fields.String(), required=True, metadata={"description": "Ids still standing."})
-    trace = _trace()
+    trace = shared("trace", required=True)
 
 
 EVENT_SCHEMAS = {"segment-began": SegmentBeganEventSchema, "surprise": SurpriseEventSchema,

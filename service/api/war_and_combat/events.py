@@ -3,23 +3,18 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
+from service.api.kit.events import described as _d
+from service.api.kit.events import event_schema, pascal, shared
+
 
 def _event(name: str, doc: str, **extra: fields.Field) -> type[Schema]:
-    base = {"seq": fields.Integer(required=True, metadata={"description": "1-based within the answer."}),
-            "type": fields.String(required=True, metadata={"description": f"`{name}`."}),
-            "combatant": fields.String(metadata={"description": "Who it happened to (or who acted)."})}
-    cls = Schema.from_dict({**base, **extra}, name="WarAndCombat" + "".join(p.title() for p in name.split("_"))
-                           + "Event")
-    cls.__doc__ = doc
-    return cls
+    base = {"seq": shared("seq", "1-based within the answer.", required=True, kind=fields.Integer),
+            "type": shared("type", required=True),
+            "combatant": shared("combatant", "Who it happened to (or who acted).")}
+    return event_schema("WarAndCombat" + pascal(name) + "Event", doc, {**base, **extra})
 
 
 _S, _I, _B = fields.String, fields.Integer, fields.Boolean
-
-
-def _d(kind: type[fields.Field], text: str, *args: fields.Field, **kw: object) -> fields.Field:
-    """A field of an event with its description."""
-    return kind(*args, metadata={"description": text}, **kw)
 
 
 _TARGET = "The fighter attacked or shot at."
