@@ -161,10 +161,12 @@ def remaining(url: str, **headers: str) -> int:
 def test_a_forged_x_forwarded_for_is_not_the_client_address(proxy, stack):
     """The proxy appends the address it sees; with one trusted hop the service (rate limits, per-client caps,
     logs) takes that last entry, so a client naming another address still counts as itself."""
-    mine = remaining(proxy)
-    assert remaining(proxy, **{"X-Forwarded-For": "203.0.113.9"}) == mine - 1  # the same client's window
-    assert remaining(proxy) == mine - 2
-    assert remaining(stack.url, **{"X-Forwarded-For": "203.0.113.9"}) == 4999  # what the proxy prevents
+    for _ in range(3):  # the rate-limit window is fixed: tried again if it turned over in between
+        counts = [remaining(proxy), remaining(proxy, **{"X-Forwarded-For": "203.0.113.9"}), remaining(proxy)]
+        if counts == sorted(counts, reverse=True):
+            break
+    assert counts == [counts[0], counts[0] - 1, counts[0] - 2]  # one window: the sender's own
+    assert remaining(stack.url, **{"X-Forwarded-For": "198.51.100.7"}) == 4999  # what the proxy prevents
 
 
 def test_straight_at_gunicorn_the_same_clients_hold_every_thread(stack):
