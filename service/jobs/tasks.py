@@ -8,8 +8,9 @@ a job merges it, and every chunk holds a lease in Redis while it runs. A worker 
 its leases; the sweeper every worker runs (`Sweeper`) queues such chunks again within a lease, and sends a
 turn if chunks are queued while the broker holds none. While a chunk runs, its lease thread also watches
 the job: once it is deleted or has ended the chunk stops at its next step (`service.sim.stopping`), as it
-does past twice its estimated CPU (the job then fails, naming the limit). Redis calls are retried with
-backoff through a short outage (`patiently`).
+does past twice its estimated CPU (the job then fails, naming the limit), and as its worker begins to shut
+down (it is handed back to the queue at once: `service.jobs.shutdown`). Redis calls are retried with backoff
+through a short outage (`patiently`).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import OutOfMemoryError
 from redis.exceptions import TimeoutError as RedisTimeout
 
+from service.jobs.shutdown import STOPPING
 from service.jobs.store import TERMINAL, JobStore
 from service.sim.chunks import plan
 from service.sim.cost import UNMEASURED, Cost
@@ -69,10 +71,14 @@ class OverCpu(Stopped):
     """A chunk ran past its CPU limit."""
 
 
+class WorkerStopping(Stopped):
+    """The chunk's worker is shutting down: the chunk goes back to the queue."""
+
+
 class Lease:
     """While chunk `index` runs: renews its lease every third of its length, and looks at its job every
-    WATCH_EVERY seconds; `check` (the chunk's checkpoint) raises Stopped once the job is gone or ended, and
-    OverCpu once the chunk's thread has used `cpu_limit` seconds."""
+    WATCH_EVERY seconds; `check` (the chunk's checkpoint) raises Stopped once the job is gone or ended,
+    OverCpu once the chunk's thread has used `cpu_limit` seconds, and WorkerStopping once its worker is."""
 
     def __init__(self, store: JobStore, job_id: str, index: int, seconds: int, cpu_limit: float = float("inf")):
         self.store, self.job_id, self.index, self.seconds = store, job_id, index, seconds
@@ -95,6 +101,8 @@ class Lease:
             raise Stopped(f"job {self.job_id} was deleted or ended")
         if time.thread_time() - self._cpu_start > self.cpu_limit:
             raise OverCpu(f"chunk {self.index} ran past {self.cpu_limit:.1f} s of CPU")
+        if STOPPING.is_set():
+            raise WorkerStopping(f"chunk {self.index}'s worker is shutting down")
 
     def _watch(self) -> None:
         renewed = time.monotonic()
@@ -112,6 +120,8 @@ class Lease:
 def turn(task: Task) -> dict:
     """Play the chunk that is fairly due (nothing when none is queued); send the next turn first if more are."""
     store = store_for(task.app)
+    if STOPPING.is_set():
+        return {"idle": "the worker is shutting down"}
     taken = patiently(lambda: store.take(task.app.conf.referee_job_lease))
     if taken is None:
         return {"idle": True}
@@ -146,6 +156,8 @@ def play(app: Celery, store: JobStore, job_id: str, index: int) -> dict:
         log.error("chunk %s of job %s stopped: %s", index, job_id, error)
         _fail(store, job_id, f"a simulation chunk ran past its CPU limit: {error}")
         return {"chunk": index, "stopped": str(error)}
+    except WorkerStopping:
+        return _hand_back(app, store, job, index)
     except Stopped:
         store.release(job_id, index)
         return {"chunk": index, "stopped": "the job was deleted or ended"}
@@ -158,6 +170,16 @@ def play(app: Celery, store: JobStore, job_id: str, index: int) -> dict:
     if done >= job["chunks"]:
         patiently(lambda: merge_job(store, job_id))
     return {"chunk": index, "trials": trials}
+
+
+def _hand_back(app: Celery, store: JobStore, job: dict, index: int) -> dict:
+    """Give a chunk its stopping worker will not finish back to the queue, and send a turn for it (another
+    worker takes it now; with none, the next one to start)."""
+    handed = patiently(lambda: store.hand_back(job["id"], index, job.get("client", "")))
+    if handed:
+        log.warning("chunk %s of job %s handed back to the queue: the worker is shutting down", index, job["id"])
+        send_turn(app, quietly=True)
+    return {"chunk": index, "handed_back": handed}
 
 
 def _fail(store: JobStore, job_id: str, why: str) -> None:

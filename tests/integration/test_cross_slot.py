@@ -249,8 +249,8 @@ def play_encounters(app, key: str) -> None:
 
 
 def play_jobs(redis_url: str, broker_url: str) -> None:
-    """Submit (to the job cap, which prunes), take chunks fairly, save, a lost chunk queued again, merge,
-    finish, delete, and the older claim path."""
+    """Submit (to the job cap, which prunes), take chunks fairly, save, a lost chunk queued again, a chunk
+    handed back, merge, finish, delete, and the older claim path."""
     celery = make_celery(redis_url, lease_seconds=1, broker_url=broker_url)
     store, caps = JobStore(Redis.from_url(redis_url), ttl=60), Caps(jobs=2)
     jobs = [submit.submit(celery, store, DUEL, 200, seed=1, chunk_size=100, client="c", caps=caps)
@@ -266,6 +266,8 @@ def play_jobs(redis_url: str, broker_url: str) -> None:
     assert lost[:2] in requeue_lost(celery, store)
     assert store.queued() and store.is_done(job_id, index) and store.chunks_done(job_id) == 1
     assert store.parts(job_id, 2)[index] == {"trials": 100}
+    again = store.take(1)  # a stopping worker gives it back at once
+    assert store.hand_back(again[0], again[1], "c") and store.take(1)[:2] == again[:2]
     store.claim(job_id, 1 - index, 1)
     store.finish(job_id, "failed", error="recorded")
     assert merge_job(store, job_id) == "failed" and store.state(job_id) == "failed"

@@ -134,3 +134,52 @@ def test_metrics_add_up_across_the_gunicorn_workers(servers):
             scrapes.append(to_hit_count(fresh.get(server.url + "/metrics", timeout=5).text))
     assert scrapes == [40.0] * 6  # one worker's share would be less, and differ from scrape to scrape
     server.ctrl_c()
+
+
+def test_ctrl_c_during_a_chunk_hands_it_back_to_the_queue_at_once(servers, tmp_path):
+    """The chunk running when Ctrl-C comes goes back to the queue within seconds (the job's GET counts it in
+    `chunks_requeued`), the dev server is gone soon after, and another worker plays it: every trial, once."""
+    from redis import Redis
+
+    from service.app import create_app
+    from service.jobs import submit
+    from service.jobs.celery_app import make_celery
+    from service.jobs.redis_server import embedded_server
+    from service.jobs.store import PREFIX, JobStore
+    from tests.app_config import isolated_config
+    from tests.integration.test_jobs_worker import MATCHUP, start_worker, stop
+
+    url, stop_redis = embedded_server(str(tmp_path / "jobs.db"))
+    store, log = JobStore(Redis.from_url(url)), tmp_path / "worker.log"
+    client = create_app(isolated_config(redis_url=url)).test_client()
+    server, other = servers(REDIS_URL=url, GUNICORN_WORKERS="1"), None
+    try:
+        server.wait_ready()
+        job = submit.submit(make_celery(url), store, MATCHUP, 200_000, seed=3, chunk_size=200_000)
+        progress = lambda: client.get(f"/v1/simulations/{job['id']}").get_json()["progress"]
+        until(lambda: store.redis.exists(f"{PREFIX}{job['id']}:lease:0"), 30, server.output)
+        other = start_worker(url, log)  # idle until a turn comes: the dev server's worker holds the chunk
+        time.sleep(0.3)  # inside the chunk's seconds of fights
+        pressed = time.monotonic()
+        os.killpg(server.process.pid, signal.SIGINT)
+        until(lambda: progress()["chunks_requeued"] == 1, 10, server.output)
+        assert time.monotonic() - pressed < 3
+        assert progress()["trials_done"] == 0  # handed back unfinished, not played to its end
+        server.process.wait(timeout=30)
+        assert "handed back to the queue" in server.output()
+        assert "celery -A did not stop" not in server.output()  # no longer killed after 20 s
+        until(lambda: client.get(f"/v1/simulations/{job['id']}").get_json()["state"] != "running", 40, log.read_text)
+        done = client.get(f"/v1/simulations/{job['id']}").get_json()
+        assert done["state"] == "done" and done["progress"]["trials_done"] == 200_000
+        assert done["progress"]["chunks_requeued"] == 1
+    finally:
+        if other is not None:
+            stop(other)
+        stop_redis()
+
+
+def until(condition, timeout: float, output) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, output()
+        time.sleep(0.05)

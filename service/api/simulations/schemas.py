@@ -65,6 +65,11 @@ class ProgressSchema(Schema):
     percent = JsonFloat(required=True, metadata={"description": "trials_done as a percentage of trials."})
     eta_seconds = JsonFloat(allow_none=True, required=True,
                             metadata={"description": "Estimated seconds left (null until there is a rate)."})
+    chunks_requeued = JsonInteger(required=True,
+                                  metadata={"description": "Times a chunk went back to the queue before it finished "
+                                                           "(it runs again from its start, counted once): at once "
+                                                           "when its worker was told to stop, or once its lease "
+                                                           "lapsed when its worker died."})
 
 
 class CostSchema(Schema):
