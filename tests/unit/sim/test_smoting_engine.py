@@ -1,4 +1,5 @@
-"""The vectorised smoting duel against the round-resolver loop it stands in for (differential test): win and
+"""The vectorised smoting engine against the round-resolver loop it stands in for (differential test), on
+duels and group fights (1 vs 2, 2 vs 2, 3 vs 3, three sides): win and
 capped shares, mean rounds (Welch), per combatant hits, injuries and ranks lost per fight, kills per fight, and the
 killed / out-of-action shares; |z| > 4 fails. The loop's fights are played one by one so their per-fight
 variance is known; the engine's 10,000 fights make its own error small beside it."""
@@ -60,6 +61,24 @@ MATCHUPS["rare rulings: no massive kills, ties by order, 4+ without re-rolls, a 
 MATCHUPS["finishing blows: eight dice and a speed-2 weapon against a rank-1 fighter of BODY -3"] = duel(
     fighter("slayer", action_dice_modifier=4, weapon={"damage_dice": 4, "speed": 2}),
     fighter("victim", physical_rank=1, attributes={"bod": -3}))
+def group(*sides, **options):
+    """Sides red, blue (then green) of the fighters given."""
+    return {"sides": [{"name": name, "combatants": people} for name, people in zip(("red", "blue", "green"), sides)],
+            "options": {"max_rounds": 8, **options}}
+
+
+# Group fights: every fighter attacks the first enemy standing at the round's start; the countdown runs over
+# everyone; a live defence pool meets several attackers; an out-of-action fighter is hit again until killed.
+MATCHUPS["1 vs 2: a hero against two mooks"] = group(
+    [GEOREG], [fighter("mook1", group="mob", xposures={"attack": 3, "dodge": 2}), fighter("mook2")])
+MATCHUPS["2 vs 2, ties by order"] = group([fighter("ann"), GINAT], [fighter("cat", pc=True), fighter("dan")],
+                                         tie_break="state_order")
+MATCHUPS["3 vs 3, reckless"] = group([fighter(f"r{i}") for i in range(3)],
+                                     [fighter(f"b{i}", xposures={"attack": 3, "dodge": 3}) for i in range(3)],
+                                     duel_ai="reckless")
+MATCHUPS["three sides"] = group([fighter("red1")], [fighter("blue1", weapon={"damage_dice": 5, "speed": 5})],
+                                [fighter("green1", heroic=True, xposures={"attack": 5, "block": 2},
+                                         shield={"block_factor": 1})])
 LOOP_FIGHTS, ENGINE_FIGHTS = 300, 10000
 
 
@@ -81,7 +100,7 @@ def per_fight_z(fast, fights, key):
     return (fast["details"].get(key, 0) / n1 - per.mean()) / math.sqrt(spread * (1 / n1 + 1 / n2))
 
 
-def compare(fast, fights, sides, ids):
+def statistics(fast, fights, sides, ids):
     """Every z of the engine's tally against the loop's fights."""
     n1, n2 = fast["trials"], len(fights)
     zs = {"capped": proportion_z(fast["capped"], n1, sum(f["capped"] for f in fights), n2)}
@@ -103,14 +122,18 @@ def compare(fast, fights, sides, ids):
     return zs
 
 
-@pytest.mark.parametrize("name", list(MATCHUPS))
-def test_the_engine_agrees_with_the_resolver_loop(name):
+def compare(name, resolver_fights, engine_fights, seed):
+    """Matchup `name` played both ways: every statistic's z (also what `make bench-differential` runs)."""
     parsed = RULESET.duel.read_matchup(MATCHUPS[name])
     assert engine.accepts(parsed)
-    fast = engine.simulate(parsed, ENGINE_FIGHTS, np.random.default_rng(17))
-    fights = loop_fights(parsed, LOOP_FIGHTS, 17)
-    sides = [c["side"] for c in parsed.combatants]
-    zs = compare(fast, fights, sides, [c["id"] for c in parsed.combatants])
+    fast = engine.simulate(parsed, engine_fights, np.random.default_rng(seed))
+    fights = loop_fights(parsed, resolver_fights, seed)
+    return statistics(fast, fights, [c["side"] for c in parsed.combatants], [c["id"] for c in parsed.combatants])
+
+
+@pytest.mark.parametrize("name", list(MATCHUPS))
+def test_the_engine_agrees_with_the_resolver_loop(name):
+    zs = compare(name, LOOP_FIGHTS, ENGINE_FIGHTS, 17)
     assert all(abs(z) <= 4 for z in zs.values()), {k: round(v, 2) for k, v in zs.items()}
 
 
@@ -125,7 +148,7 @@ def test_the_tally_has_the_loops_shape():
 
 
 def test_matchups_it_cannot_play_go_to_the_loop(monkeypatch):
-    three = {"sides": [{"name": "red", "combatants": [fighter("a"), fighter("b")]},
+    three = {"sides": [{"name": "red", "combatants": [fighter("a"), fighter("b", held_die=4)]},
                        {"name": "blue", "combatants": [fighter("c")]}]}
     assert not engine.accepts(RULESET.duel.read_matchup(three))
     for who in (fighter("a", flags={"stunned": True}), fighter("a", held_die=5),

@@ -1,9 +1,10 @@
 """Which smoting matchups the vectorised duel plays, and each duellist's fixed figures as numpy arrays.
 
-Covered: two combatants of different sides, each with attack dice, fresh (no ranks lost beyond what the
+Covered: any number of combatants on two or more sides, each with attack dice, fresh (no ranks lost beyond what the
 arrays carry, no flags, no held die, no live defence pool); every rule option at its default except
-`COVERED`, which the engine implements, and `IRRELEVANT`, which nothing in a duel reads (the duel puts both
-fighters InContact in one zone: no range, moves, holds or surprise). Anything else goes to the resolver loop.
+`COVERED`, which the engine implements, and `IRRELEVANT`, which nothing in a simulated fight reads (the duel policy
+puts every fighter InContact in one zone, engaged with every enemy: no range, moves, holds or surprise). Anything
+else goes to the resolver loop.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ DEFENCES = ("none", "parry", "dodge", "block")
 def accepts(matchup: Any) -> bool:
     """Whether the vectorised duel plays this parsed matchup exactly as the resolver loop would."""
     people = matchup.combatants
-    if len(people) != 2 or people[0]["side"] == people[1]["side"] or matchup.surprise:
+    if len({who["side"] for who in people}) < 2 or matchup.surprise:
         return False
     for name, spec in OPTIONS.items():
         if name not in COVERED and name not in IRRELEVANT and matchup.options[name] != spec.default:
@@ -55,10 +56,11 @@ def defence_of(who: dict[str, Any], options: dict[str, Any]) -> str:
 
 @dataclass
 class Figures:
-    """Both duellists' fixed numbers, index 0 the first combatant of the matchup."""
+    """Every fighter's fixed numbers, index 0 the first combatant of the matchup."""
 
     ids: list[str]
-    sides: list[str]
+    sides: list[str]          # each fighter's side
+    side: np.ndarray          # each fighter's side as an index (sides in matchup order)
     attack: np.ndarray        # attack Xposure (+ group dice under `group_dice_to: attack_dice`)
     defence: np.ndarray       # index into DEFENCES
     defence_dice: np.ndarray  # the Xposure of that defence
@@ -82,7 +84,7 @@ class Figures:
 
 
 def figures(matchup: Any) -> Figures:
-    """The numbers the engine reads from both combatants (seed *Status*, *Ranks.*, *Soak Rolls*)."""
+    """The numbers the engine reads from every combatant (seed *Status*, *Ranks.*, *Soak Rolls*)."""
     o, people = matchup.options, matchup.combatants
     groups = [tables.groups()[who["group"]] for who in people]
 
@@ -90,6 +92,7 @@ def figures(matchup: Any) -> Figures:
         return np.array(values, dtype=dtype)
     return Figures(
         ids=[w["id"] for w in people], sides=[w["side"] for w in people],
+        side=arr([list(dict.fromkeys(w["side"] for w in people)).index(w["side"]) for w in people]),
         attack=arr([w["xposures"]["attack"] + (g["dice"] if o["group_dice_to"] == "attack_dice" else 0)
                     for w, g in zip(people, groups)]),
         defence=arr([DEFENCES.index(defence_of(w, o)) for w in people]),

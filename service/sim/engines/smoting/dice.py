@@ -7,8 +7,9 @@ rolls face by face (smoting.md section 2), sampled without a loop over fights.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import cache
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 

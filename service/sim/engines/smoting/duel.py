@@ -1,13 +1,16 @@
-"""The vectorised smoting duel: every quantity of the resolver loop's one-on-one fight as a numpy array
-over fights. Per-fighter arrays are flat, index 2 x fight + fighter; a hand of action dice is a state of
-`hands`. One round rolls both hands, then runs the countdown step by step across every fight whose round
-is still open: the closing die, the next actor, stun recovery, paying the weapon's speed, and the attack with
-its defence, damage, soak, stun or rank loss, crossover, injuries, out of action and kills (the rules of
-`service.rules.smoting.countdown` and `strikes`, for the duel policy of `engine.Duel`).
+"""The vectorised smoting fight: every quantity of the resolver loop's fight as a numpy array over fights,
+any number of fighters on any number of sides. Per-fighter arrays are flat, index n x fight + fighter; a
+hand of action dice is a state of `hands`. One round declares each fighter's target (the first enemy
+standing, `engine.Duel.declare`) and rolls every hand, then runs the countdown step by step across every
+fight whose round is still open: the closing die, the next actor (highest die, most dice, player
+character, then option `tie_break` among all the fighters), stun recovery, paying the weapon's speed, and
+the attack on the declared target with its defence, damage, soak, stun or rank loss, crossover, injuries,
+out of action and kills (the rules of `service.rules.smoting.countdown` and `strikes`).
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -20,14 +23,17 @@ PHYSICAL, MENTAL = 0, 1
 
 
 class Duels:
-    """`fights` duels of the same two fighters, played round by round."""
+    """`fights` fights of the same fighters, played round by round."""
 
     def __init__(self, fights: int, f: Figures, options: Mapping[str, Any], rng: np.random.Generator):
         self.f, self.o, self.rng = f, options, rng
         self.pools, self.injuries = Pools(rng, options), Injuries(options)
-        n = 2 * fights
-        self.lost = np.tile(f.lost.T, fights)  # [domain] -> per flat index (physical, mental); fighter = index & 1
+        self.k = k = len(f.ids)
+        n = k * fights
+        self.lost = np.tile(f.lost.T, fights)  # [domain] -> per flat index (physical, mental); fighter = index % k
         self.crossover = np.tile(f.crossover.T, fights)
+        self.target = np.zeros(n, dtype=np.int64)       # this round's declared target (flat index)
+        self.enemy = f.side[:, None] != f.side[None, :]  # (k, k)
         self.stunned = np.zeros(n, dtype=bool)
         self.ooa = np.zeros(n, dtype=bool)
         self.kia = np.zeros(n, dtype=bool)
@@ -36,7 +42,7 @@ class Duels:
         self.toward = np.zeros(n, dtype=np.int64)        # discard pool toward the weapon's speed
         self.closing = np.zeros(fights, dtype=np.int64)  # the closing die (0: not called)
         self.counts = {"traumas": 0, "killing_blows": 0, "kills": 0, "actions": 0}
-        self.per_fighter = {name: np.zeros(2, dtype=np.int64) for name in ("ranks_lost", "hits", "injuries")}
+        self.per_fighter = {name: np.zeros(k, dtype=np.int64) for name in ("ranks_lost", "hits", "injuries")}
         self.use_ones = options["use_ones"] == "auto"
         self.one_removes_stun = self.use_ones and options["one_die_stun"] == "remove"
         self.burn_table = H.BURN[options["burn_die"]]
@@ -50,21 +56,39 @@ class Duels:
         self.pc = f.pc.astype(np.int64)
 
     def standing(self) -> np.ndarray:
-        """Still fighting, shape (fights, 2): neither out of action nor killed."""
-        return self.up.reshape(-1, 2)
+        """Still fighting, shape (fights, k): neither out of action nor killed."""
+        return self.up.reshape(-1, self.k)
+
+    def going(self) -> np.ndarray:
+        """Fights in which at least two sides still have a fighter standing (`engine.Duel.verdict`)."""
+        return self.sides_up().sum(axis=1) >= 2
+
+    def sides_up(self) -> np.ndarray:
+        """(fights, sides): does the side still have a fighter standing."""
+        up = self.standing()
+        return np.stack([up[:, self.f.side == s].any(axis=1) for s in range(int(self.f.side.max()) + 1)], axis=1)
+
+    def declare(self, rows: np.ndarray) -> None:
+        """engine.Duel.declare: each fighter's target is the first enemy standing at the round's start."""
+        up = self.standing()[rows]
+        foes = up[:, None, :] & self.enemy[None]
+        self.target[(self.k * rows)[:, None] + np.arange(self.k)] = self.k * rows[:, None] + foes.argmax(axis=2)
 
     # --- a round ----------------------------------------------------------------------------------------
 
     def round(self, rows: np.ndarray) -> None:
         """One round of the fights `rows` (both fighters standing at its start)."""
         self.closing[rows] = 0
-        for a in (0, 1):
-            i = 2 * rows + a
+        self.declare(rows)
+        for a in range(self.k):
+            i = self.k * rows + a
+            up = self.up[i]
+            i, live = i[up], rows[up]
             self.toward[i] = 0
             states, keep, other = self.rolls[a]
-            self.hand[i] = states[draw(self.rng, keep, other, len(states), 0, len(rows))]
+            self.hand[i] = states[draw(self.rng, keep, other, len(states), 0, len(live))]
             if self.f.burn_each_round[a]:
-                self.burn(i, np.full(len(rows), self.f.burn_each_round[a]))
+                self.burn(i, np.full(len(live), self.f.burn_each_round[a]))
         while len(rows):
             rows = self.step(rows)
 
@@ -72,26 +96,28 @@ class Duels:
         """One call of the countdown in each fight `r`; returns the fights whose round goes on. Each fighter's
         place in the countdown is one number, 32 x highest die of 2+ + 2 x dice held + player character
         (-1 when out of the fight): a candidate has 64 or more (seed *The Countdown*)."""
-        rank = H.RANK[self.hand.reshape(-1, 2)[r]]
-        up = self.up.reshape(-1, 2)[r]
+        k = self.k
+        rank = H.RANK[self.hand.reshape(-1, k)[r]]
+        up = self.up.reshape(-1, k)[r]
         empty = up & ((rank == 0) if self.by_empty_hand else (rank < 16))
         closing = self.closing[r]
-        due = (closing == 0) & (empty[:, 0] | empty[:, 1])
+        due = (closing == 0) & empty.any(axis=1)
         if due.any():
             closing[due] = self.rng.integers(1, 7, size=int(due.sum()))
             self.closing[r] = closing
         place = np.where(up, 2 * rank + self.pc, -1)
-        p0, p1 = place[:, 0], place[:, 1]
-        a = (p1 > p0).astype(np.int64)
-        tied = (p0 == p1) & (p0 >= 64)
-        if tied.any():
-            a[tied] = 0 if self.o["tie_break"] == "state_order" else self.rng.integers(0, 2, size=int(tied.sum()))
-        best = np.maximum(p0, p1)
+        best = place.max(axis=1)
+        a = place.argmax(axis=1)
+        tied = (place == best[:, None]).sum(axis=1) > 1
+        if tied.any() and self.o["tie_break"] != "state_order":
+            among = place[tied] == best[tied, None]
+            pick = (self.rng.random(int(tied.sum())) * among.sum(axis=1)).astype(np.int64)
+            a[tied] = (np.cumsum(among, axis=1) > pick[:, None]).argmax(axis=1)
         top = best >> 5
         go = (best >= 64) & ((closing == 0) | (top >= closing))
         r, a, top = r[go], a[go], top[go]
         self.counts["actions"] += len(r)
-        self._act(2 * r + a, top)
+        self._act(k * r + a, top)
         return r
 
     def _act(self, i: np.ndarray, top: np.ndarray) -> None:
@@ -106,7 +132,7 @@ class Duels:
                 self.stunned[i[one]] = False
                 stunned &= ~one
             if self.o["stun_recovery"] == "roll":  # a BODY roll: passed, the stun goes and the die acts
-                body = self.f.body[i[stunned] & 1]
+                body = self.f.body[i[stunned] % self.k]
                 passed = np.zeros(len(i), dtype=bool)
                 passed[stunned] = self.pools.successes(np.maximum(4 + body, 1)) >= 1
                 self.stunned[i[passed]] = False
@@ -119,7 +145,7 @@ class Duels:
         self.live_defence[i] = 0
         hand = H.minus(self.hand[i], top)
         total = self.toward[i] + top
-        speed = self.f.speed[i & 1]
+        speed = self.f.speed[i % self.k]
         if self.use_ones:
             one = (total < speed) & (total + 1 >= speed) & (H.ONES[hand] > 0)
             hand[one] = H.REMOVE_ONE[hand[one]]
@@ -128,17 +154,17 @@ class Duels:
         fire = total >= speed
         self.toward[i] = np.where(fire, 0, total)
         i = i[fire]
-        j = i ^ 1
+        j = self.target[i]
         i = i[~self.kia[j]]  # countdown.attack: a target standing or out of action; the killed are not hit again
         self.strike(i)
 
     # --- an attack --------------------------------------------------------------------------------------
 
     def strike(self, i: np.ndarray) -> None:
-        """`i` attacks its enemy `i ^ 1` (seed *Attacks*, *Defences*, *Damage*; strikes.strike)."""
-        f, o = self.f, self.o
-        j, a = i ^ 1, i & 1
-        b = a ^ 1
+        """`i` attacks his declared target (seed *Attacks*, *Defences*, *Damage*; strikes.strike)."""
+        f, o, k = self.f, self.o, self.k
+        j, a = self.target[i], i % k
+        b = j % k
         remaining = f.rank[PHYSICAL][a] - self.lost[PHYSICAL][i]
         dice = np.maximum(f.attack[a] - o["negative_rank_penalty"] * np.maximum(0, -remaining), o["min_attack_dice"])
         used = self._defend(i, j, a, b)
@@ -148,20 +174,19 @@ class Duels:
         floor = (dodge > 0) if o["dodge_floor"] == "one" else 0
         net = self.pools.successes(np.maximum(dice - dodge, floor)) - parry
         hit = net >= 1
-        j, net, used = j[hit], net[hit], used[hit]
-        b = j & 1
-        self.per_fighter["hits"] += np.bincount(b ^ 1, minlength=2)
+        j, net, used, a = j[hit], net[hit], used[hit], a[hit]
+        b = j % k
+        self.per_fighter["hits"] += np.bincount(a, minlength=k)
         down = self.ooa[j]
         if down.any():  # a hit on a fighter already out of action (seed *OoA and KIA*)
             jd = j[down]
-            dead = self.pools.successes(np.maximum(4 + f.body[jd & 1], 1)) < 1
+            dead = self.pools.successes(np.maximum(4 + f.body[jd % k], 1)) < 1
             self.kia[jd[dead]] = True
             self.up[jd[dead]] = False
             self.counts["kills"] += int(dead.sum())
             keep = ~down
-            j, net, used = j[keep], net[keep], used[keep]
-            b = j & 1
-        a = b ^ 1
+            j, net, used, a = j[keep], net[keep], used[keep], a[keep]
+            b = j % k
         pool = f.damage_dice[a] + f.strength[a] + 2 * (net - 1) - f.armor[b]
         blocked = (f.defence[b] == BLOCK) & (used >= 0)
         pool = pool - np.where(blocked, used + f.shield[b], 0)
@@ -242,7 +267,7 @@ class Duels:
     def injure(self, j: np.ndarray, killing: np.ndarray) -> None:
         """The injury's location and effect, its losses, burns, discard and save (seed *Injury Table*)."""
         inj = self.injuries
-        self.per_fighter["injuries"] += np.bincount(j & 1, minlength=2)
+        self.per_fighter["injuries"] += np.bincount(j % self.k, minlength=self.k)
         effect = inj.roll(self.rng, killing.astype(np.int64))
         self.lose(j, PHYSICAL, inj.physical[effect])
         self.lose(j, MENTAL, inj.mental[effect])
@@ -252,7 +277,7 @@ class Duels:
         save = inj.saves[effect] & ~self.ooa[j]
         if save.any():
             js, es = j[save], effect[save]
-            level = self.f.levels[js & 1, inj.save_attribute[es]]
+            level = self.f.levels[js % self.k, inj.save_attribute[es]]
             failed = self.pools.successes(np.maximum(4 + level + inj.save_dice[es], 1)) < 1
             self.ooa[js[failed]] = True
             self.up[js[failed]] = False
@@ -264,7 +289,7 @@ class Duels:
         for k in range(int(count.max(initial=0))):
             jj = j[count > k]
             self.lost[domain][jj] += 1
-            self.per_fighter["ranks_lost"] += np.bincount(jj & 1, minlength=2)
+            self.per_fighter["ranks_lost"] += np.bincount(jj % self.k, minlength=self.k)
             crossed = self.crossover[domain][jj] + 1
             over = crossed >= every
             self.crossover[domain][jj] = np.where(over, 0, crossed)
@@ -279,7 +304,7 @@ class Duels:
 
     def check_out(self, j: np.ndarray) -> None:
         """Out of action at 0 remaining ranks (-3 heroic), physical or either domain (option `ooa_domain`)."""
-        f, b = self.f, j & 1
+        f, b = self.f, j % self.k
         floor = np.where(f.heroic[b], -3, 0)
         out = f.rank[PHYSICAL][b] - self.lost[PHYSICAL][j] <= floor
         if self.o["ooa_domain"] == "either":

@@ -42,6 +42,7 @@ class Play:
     finish: np.ndarray = field(default_factory=lambda: np.zeros((7, 5), np.int64))
     leads: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # rounds each side led the initiative
     dist: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), np.int64))  # this round's (T, n, n) gaps
+    keys: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), np.int64))  # flurries.reachable
 
     def roll(self, m: int, terms: tuple[tuple[int, int, int], ...]) -> np.ndarray:
         """round.state.roll_expression for `m` fighters (never below 0)."""

@@ -48,20 +48,28 @@ def groups(partner: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return (fight, reach[fight, leader], rank[fight]), primary
 
 
+def reachable(p: Play, rank: np.ndarray) -> np.ndarray:
+    """(T, n, n) for the round: the key by which fighter i picks foe j among those in reach (hexes, then
+    initiative rank), FAR where j is no foe of his or beyond his reach (at least 1 hex); positions do not
+    change during the flurries."""
+    f, n = p.f, p.f.n
+    hostile = f.side[:, None] != f.side[None, :]
+    ok = hostile[None] & (p.dist <= np.maximum(f.reach, 1)[None, :, None])
+    return np.where(ok, p.dist * n + rank[:, None, :], FAR)
+
+
 def target_of(p: Play, plans: Plans, primary: np.ndarray, fl: Flurries, inst: np.ndarray, who: np.ndarray
               ) -> np.ndarray:
     """round.flurries.target_of for fighters `who` (m, k) of instances `inst` (m,): the declared target when
     in the flurry, not out and in reach (at least 1 hex), else the primary foe the same way, else the nearest
     such foe of the group (initiative order on ties); -1 for none."""
-    s, f = p.fights, p.f
-    n = f.n
-    rows = fl.fight[inst][:, None]
-    gap = p.dist[rows[..., None], who[..., None], np.arange(n)]  # (m, k, n)
-    valid = fl.members[inst][:, None, :] & (f.side[who][..., None] != f.side) & ~s.out[fl.fight[inst]][:, None, :] \
-        & (gap <= np.maximum(f.reach, 1)[who][..., None])
-    near = np.where(valid, gap * n + fl.rank[inst][:, None, :], FAR).argmin(axis=2)
-    out = np.where(valid.any(axis=2), near, -1)
-    for choice in (primary[rows, who], plans.target[rows, who]):
+    rows = fl.fight[inst]
+    key = p.keys[rows[:, None], who]  # (m, k, n)
+    valid = (key < FAR) & (fl.members[inst] & ~p.fights.out[rows])[:, None, :]
+    key = np.where(valid, key, FAR)
+    near = key.argmin(axis=2)
+    out = np.where(np.take_along_axis(key, near[..., None], axis=2)[..., 0] < FAR, near, -1)
+    for choice in (primary[rows[:, None], who], plans.target[rows[:, None], who]):
         ok = (choice >= 0) & np.take_along_axis(valid, np.maximum(choice, 0)[..., None], axis=2)[..., 0]
         out = np.where(ok, choice, out)
     return out
@@ -106,6 +114,9 @@ def flurries(p: Play, plans: Plans, partner: np.ndarray, order: np.ndarray) -> N
     found, primary = groups(partner, order)
     if not found[0].size:
         return
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(p.f.n)[None, :], axis=1)
+    p.keys = reachable(p, rank)
     fl = flurry_order(p, found)
     _start(p, plans, primary, fl)
     _attacks(p, plans, primary, fl)
