@@ -52,9 +52,11 @@ def shared(name: str, text: str | None = None, **kwargs: Any) -> fields.Field:
     return described(fields.String, text, **kwargs)
 
 
-def event_schema(name: str, doc: str, shape: dict[str, fields.Field]) -> type[Schema]:
-    """The schema of one event, named `name` and described by `doc`: `shape`'s fields, in order, on the base."""
-    cls = RulesetEventSchema.from_dict(shape, name=name)
+def event_schema(name: str, doc: str, shape: dict[str, fields.Field],
+                 base: type[Schema] | None = None) -> type[Schema]:
+    """The schema of one event, named `name` and described by `doc`: `shape`'s fields, in order, after those of
+    `base` (a ruleset's own base on `RulesetEventSchema`, or that one)."""
+    cls = (base or RulesetEventSchema).from_dict(shape, name=name)
     cls.__doc__ = doc
     return cls
 
