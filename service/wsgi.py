@@ -1,4 +1,13 @@
-"""The WSGI entry point for gunicorn: `gunicorn service.wsgi:app`."""
-from service.app import create_app
+"""The WSGI entry point for gunicorn: `gunicorn service.wsgi:app`.
 
-app = create_app()
+In cluster mode the broker is checked here, once, before gunicorn forks (the connection is closed again):
+a broker URL naming a Redis Cluster node stops the server at start with a clear message.
+"""
+from service.app import create_app
+from service.config import Config
+from service.sessions.cluster import refuse_cluster_broker
+
+config = Config.from_env()
+if config.redis_mode == "cluster":
+    refuse_cluster_broker(config.broker_url)
+app = create_app(config)

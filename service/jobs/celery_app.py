@@ -22,9 +22,10 @@ from service.jobs import shutdown, tasks
 
 
 def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 24 * 3600,
-                lease_seconds: int = 10, broker_url: str = "") -> Celery:
-    """A new Celery app with the simulation tasks registered, its job store on `redis_url` and its broker
-    on `broker_url` (default: the same server); nothing connects until it is used."""
+                lease_seconds: int = 10, broker_url: str = "", redis_mode: str = "single") -> Celery:
+    """A new Celery app with the simulation tasks registered, its job store on `redis_url` (a Redis Cluster
+    in `redis_mode` "cluster") and its broker on `broker_url` (default: the same server; always a plain
+    Redis or RabbitMQ); nothing connects until it is used."""
     app = Celery("referee", set_as_current=False)
     app.conf.update(
         broker_url=broker_url or redis_url,
@@ -41,6 +42,7 @@ def make_celery(redis_url: str, visibility_timeout: int = 3600, job_ttl: int = 2
         broker_transport_options=_transport(visibility_timeout),
         worker_hijack_root_logger=False,
         referee_redis_url=redis_url,
+        referee_redis_mode=redis_mode,
         referee_job_ttl=job_ttl,
         referee_job_lease=max(1, lease_seconds),
     )

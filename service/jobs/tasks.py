@@ -29,6 +29,8 @@ from redis.exceptions import TimeoutError as RedisTimeout
 
 from service.jobs.shutdown import STOPPING
 from service.jobs.store import TERMINAL, JobStore
+from service.sessions.cluster import UNAVAILABLE
+from service.sessions.connection import connect
 from service.sim.chunks import plan
 from service.sim.cost import UNMEASURED, Cost
 from service.sim.simulator import simulator_for
@@ -38,7 +40,8 @@ TURN = "referee.sim.turn"
 RUN_CHUNK = "referee.sim.run_chunk"
 MERGE = "referee.sim.merge"
 FAIL = "referee.sim.fail"
-TRANSIENT = (RedisConnectionError, RedisTimeout, OutOfMemoryError, OperationalError, ConnectionError)
+TRANSIENT = (RedisConnectionError, RedisTimeout, OutOfMemoryError, OperationalError, ConnectionError,
+             *UNAVAILABLE)  # a cluster shard switching over too
 RETRY_DELAYS = (0.2, 0.5, 1, 2, 4, 8, 15, 30)  # about a minute in all
 WATCH_EVERY = 0.2  # seconds between a running chunk's looks at its job (a deleted job stops within this)
 CPU_SLACK = 2.0  # a chunk is stopped past this many times its estimated CPU (plus a second)
@@ -47,13 +50,14 @@ T = TypeVar("T")
 
 
 @lru_cache(maxsize=8)
-def _redis(url: str) -> Redis:
-    return Redis.from_url(url, socket_connect_timeout=5, socket_timeout=10)
+def _redis(url: str, mode: str = "single") -> Redis:
+    return connect(url, "", mode, 5, 10)
 
 
 def store_for(app: Celery) -> JobStore:
-    """The job store on the app's Redis."""
-    return JobStore(_redis(app.conf.referee_redis_url), app.conf.referee_job_ttl)
+    """The job store on the app's Redis (or Redis Cluster)."""
+    return JobStore(_redis(app.conf.referee_redis_url, app.conf.get("referee_redis_mode") or "single"),
+                    app.conf.referee_job_ttl)
 
 
 def patiently(call: Callable[[], T], delays: tuple[float, ...] = RETRY_DELAYS) -> T:

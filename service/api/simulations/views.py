@@ -10,7 +10,6 @@ from flask import Response, current_app, request
 from service.api.http.blueprint import Blueprint
 from service.api.http.headers import headers
 from kombu.exceptions import OperationalError
-from redis.exceptions import ConnectionError as RedisConnectionError, TimeoutError as RedisTimeout
 from werkzeug.exceptions import Conflict, ServiceUnavailable, TooManyRequests
 
 from service.api.http.auth import current_tenant
@@ -20,6 +19,7 @@ from service.api.simulations.schemas import SimulationRequestSchema, SimulationS
 from service.jobs import submit as jobs_submit
 from service.jobs.store import TERMINAL, Caps, progress
 from service.jobs.wiring import jobs_of
+from service.sessions.cluster import UNAVAILABLE
 from service.rules.errors import Contradiction, NotFound, OutOfRange, RulesError
 from service.sim.budget import Limits, check_chunk_count, plan_job
 from service.sim.simulator import simulator_for
@@ -49,8 +49,9 @@ def redis_required(view: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return view(*args, **kwargs)
-        except (RedisConnectionError, RedisTimeout, OperationalError) as error:
-            raise ServiceUnavailable("The job store (Redis) is unreachable; try again later.") from error
+        except (*UNAVAILABLE, OperationalError) as error:
+            raise ServiceUnavailable("The job store (Redis) is unreachable; try again later.",
+                                     retry_after=2) from error
     return wrapper
 
 
