@@ -56,7 +56,7 @@ spec: install
 clean:
 	rm -rf $(VENV) var node_modules
 
-.PHONY: loadtest faults streamtest
+.PHONY: loadtest faults streamtest cluster-test
 LOAD_SECONDS ?= 30
 STREAMS ?= 1000
 
@@ -85,3 +85,15 @@ faults: install
 	FAULTS_FULL=1 $(PY) -m pytest tests/faults tests/integration/test_jobs_worker.py::test_a_killed_worker_loses_nothing \
 		tests/integration/test_apikey_cli.py \
 		tests/unit/api/test_simulations_api.py::test_a_503_from_an_unreachable_broker_leaves_no_job_record
+
+# Redis Cluster (issue 26): 3 primaries + 3 replicas on free local ports, a plain Redis broker, two gunicorn
+# API nodes and two Celery workers. Runs tests/integration/test_cluster.py (every ruleset's encounter
+# lifecycle, streams across nodes, If-Match races, a 400,000-trial job, a light failover; also in `make test`)
+# and the cross-slot check on the cluster, then the failover measurement with WAIT 1 and without (acknowledged
+# writes lost, answers during the switch, seconds until writes succeed) and what WAIT costs a write.
+cluster-test: install
+	command -v redis-server >/dev/null && command -v redis-cli >/dev/null || \
+		{ apt-get update -q && apt-get install -y -q --no-install-recommends redis-server redis-tools; }
+	$(PY) -m pytest -n0 -s -p no:randomly tests/integration/test_cluster.py \
+		tests/integration/test_cross_slot.py::test_on_a_cluster_every_command_stays_on_one_slot_and_streams_use_sharded_pub_sub
+	$(PY) -m tests.cluster.failover

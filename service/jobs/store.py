@@ -137,7 +137,7 @@ class JobStore:
 
     def claim(self, job_id: str, index: int, lease_seconds: int) -> None:
         """A worker begins chunk `index` outside the queue (a message of an older version): claimed, leased."""
-        with self.redis.pipeline() as pipe:
+        with self.redis.pipeline(transaction=True) as pipe:  # MULTI, on a cluster too (one slot: {jobs})
             pipe.hset(f"{PREFIX}{job_id}:claimed", index, time.time()).expire(f"{PREFIX}{job_id}:claimed", self.ttl)
             pipe.set(f"{PREFIX}{job_id}:lease:{index}", 1, ex=lease_seconds).sadd(ACTIVE, job_id).execute()
 

@@ -28,7 +28,8 @@ from service.jobs import submit
 from service.jobs.celery_app import make_celery
 from service.jobs.store import Caps, JobStore, OverCap
 from service.jobs.tasks import merge_job, requeue_lost
-from service.sessions.connection import embedded_server
+from service.sessions.connection import connect, embedded_server
+from tests.cluster.nodes import missing, start_cluster
 from tests.app_config import isolated_config
 from tests.unit.sessions.conftest import KNIGHT, fighter
 from tests.unit.sim.conftest import fighter as sim_fighter
@@ -248,11 +249,11 @@ def play_encounters(app, key: str) -> None:
     client.delete(other["links"]["self"], headers={**headers, "Authorization": f"Bearer {other['token']}"})
 
 
-def play_jobs(redis_url: str, broker_url: str) -> None:
+def play_jobs(redis_url: str, broker_url: str, mode: str = "single") -> None:
     """Submit (to the job cap, which prunes), take chunks fairly, save, a lost chunk queued again, a chunk
     handed back, merge, finish, delete, and the older claim path."""
-    celery = make_celery(redis_url, lease_seconds=1, broker_url=broker_url)
-    store, caps = JobStore(Redis.from_url(redis_url), ttl=60), Caps(jobs=2)
+    celery = make_celery(redis_url, lease_seconds=1, broker_url=broker_url, redis_mode=mode)
+    store, caps = JobStore(connect(redis_url, "", mode), ttl=60), Caps(jobs=2)
     jobs = [submit.submit(celery, store, DUEL, 200, seed=1, chunk_size=100, client="c", caps=caps)
             for _ in range(2)]
     with pytest.raises(OverCap):
@@ -315,3 +316,40 @@ def test_the_checker_catches_what_a_cluster_would_refuse(servers):
                 ("c", [b"MGET", b"{a}x", b"{b}x"]), ("c", [b"SET", b"{a}x", b"2"])]
     problems = check(Redis.from_url(servers[0]), recorded)
     assert [problem.split(" ")[0] for problem in problems] == ["a", "a", "MGET"], problems
+
+
+# --- the same workload on a real Redis Cluster --------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    reason = missing()
+    if reason:
+        pytest.skip(reason)
+    cluster = start_cluster(tmp_path_factory.mktemp("cluster"))
+    yield cluster
+    cluster.close()
+
+
+def test_on_a_cluster_every_command_stays_on_one_slot_and_streams_use_sharded_pub_sub(cluster):
+    """A cluster refuses what spans slots, so the workload passing is proof in itself; each primary's MONITOR
+    also shows writes followed by WAIT and messages sent with SPUBLISH to SSUBSCRIBEd connections."""
+    recorders = [Recorder("127.0.0.1", node.port) for node in cluster.primaries()]
+    try:
+        for recorder in recorders:
+            recorder.start()
+            assert recorder.ready.wait(5)
+        key = create_key(connect(cluster.url, "", "cluster"), "acme")
+        app = create_app(isolated_config(redis_url=cluster.url, redis_mode="cluster", broker_url=cluster.broker_url,
+                                         api_keys_required=True, limits_in_testing=True, rate_limit="1000/minute",
+                                         max_encounters_per_client=2, sse_max_seconds=1))
+        play_encounters(app, key)
+        play_jobs(cluster.url, cluster.broker_url, "cluster")
+        time.sleep(0.2)
+    finally:
+        for recorder in recorders:
+            recorder.stop()
+    commands = set()
+    for recorder, node in zip(recorders, cluster.primaries()):
+        assert check(node.client(), list(recorder.lines)) == []
+        commands |= {args[0].upper() for _, args in recorder.lines}
+    assert {b"EVALSHA", b"WAIT", b"SPUBLISH", b"SSUBSCRIBE", b"MULTI"} <= commands, commands
+    assert not {b"PUBLISH", b"SUBSCRIBE"} & commands

@@ -54,7 +54,7 @@ def hit(gate: Any, identity: str, rate: tuple[int, int], now: float | None = Non
     key = rate_window(identity, period, window)
 
     def count(redis: Any) -> int:
-        with redis.pipeline() as pipe:
+        with redis.pipeline(transaction=True) as pipe:  # MULTI, on a cluster too (its default is none)
             return int(pipe.incr(key).expire(key, period + 1).execute()[0])
     used = gate.call(count)
     if used is None:
@@ -73,7 +73,7 @@ class LocalCounts:
     def call(self, use: Callable[[Any], Any]) -> Any:
         return use(self)
 
-    def pipeline(self) -> _LocalPipe:
+    def pipeline(self, transaction: bool = True) -> _LocalPipe:
         return _LocalPipe(self)
 
     def incr(self, key: str, seconds: int) -> int:
@@ -125,7 +125,7 @@ class BatchedCounts(LocalCounts):
 
     def _push(self, key: str, pending: int, seconds: int) -> int:
         def add(redis: Any) -> int:
-            with redis.pipeline() as pipe:
+            with redis.pipeline(transaction=True) as pipe:  # MULTI, on a cluster too
                 return int(pipe.incrby(key, pending).expire(key, seconds).execute()[0])
         total = self.gate.call(add)
         if total is None:

@@ -126,7 +126,7 @@ class FakeGate:
     def call(self, use):
         return None if self.down else use(self)
 
-    def pipeline(self):
+    def pipeline(self, transaction=True):
         return FakePipe(self)
 
 

@@ -1,0 +1,132 @@
+"""Cluster mode without a cluster (issue 26): its configuration, seed parsing, the answers to a shard
+switching over, the health /readyz reports, and the WAIT bookkeeping of durable writes. The same on a real
+cluster: tests/integration/test_cluster.py."""
+from __future__ import annotations
+
+import pytest
+from redis.exceptions import ClusterDownError, ConnectionError, SlotNotCoveredError, TryAgainError
+
+from service.app import create_app
+from service.config import Config
+from service.sessions import cluster
+from tests.app_config import isolated_config
+
+
+def test_cluster_mode_needs_a_url_and_a_broker_of_its_own():
+    assert Config(redis_mode="cluster", redis_url="redis://a:7000").problems() == [
+        "REFEREE_REDIS_MODE=cluster needs REFEREE_BROKER_URL: Celery's broker must be a plain Redis (or RabbitMQ), "
+        "not the cluster"]
+    assert Config(redis_mode="cluster", redis_url="redis://a:7000", broker_url="redis://b:6379").problems() == []
+    assert Config(redis_mode="sharded").problems()[0].startswith("REFEREE_REDIS_MODE must be single or cluster")
+    with pytest.raises(ValueError, match="needs REDIS_URL"):
+        create_app(isolated_config(redis_mode="cluster", broker_url="redis://b:6379"))
+
+
+def test_seed_nodes_are_one_url_or_several():
+    nodes = cluster.seeds("redis://a:7000, redis://b:7001,c:7002,d")
+    assert [(node.host, node.port) for node in nodes] == [("a", 7000), ("b", 7001), ("c", 7002), ("d", 6379)]
+
+
+@pytest.mark.parametrize("error", [ClusterDownError("CLUSTERDOWN The cluster is down"),
+                                   TryAgainError("TRYAGAIN"), SlotNotCoveredError("slot 5 is not covered"),
+                                   ConnectionError("gone")])
+def test_a_shard_switching_over_answers_503_with_retry_after(error):
+    app = create_app(isolated_config())
+
+    @app.get("/boom")
+    def boom():
+        raise error
+
+    answer = app.test_client().get("/boom")
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert answer.headers["Content-Type"] == "application/problem+json"
+
+
+class Primary:
+    """A node's client as the health check sees it."""
+
+    def __init__(self, info):
+        self.info = info
+
+    def execute_command(self, *args):
+        if isinstance(self.info, Exception):
+            raise self.info
+        return self.info
+
+
+class FakeCluster:
+    def __init__(self, *infos):
+        self.nodes = [Primary(info) for info in infos]
+
+    def get_primaries(self):
+        return list(range(len(self.nodes)))
+
+    def get_redis_connection(self, index):
+        return self.nodes[index]
+
+
+def test_health_is_ok_only_with_every_slot_served():
+    ok = {"cluster_state": "ok", "cluster_slots_ok": "16384"}
+    assert cluster.health(FakeCluster(ConnectionError("down"), ok)) == "ok"
+    assert cluster.health(FakeCluster(b"cluster_state:fail\r\ncluster_slots_ok:10923\r\n")) == \
+        "cluster_state:fail, 10923 of 16384 slots served"
+    with pytest.raises(ConnectionError):
+        cluster.health(FakeCluster(ConnectionError("down")))
+
+
+class Pipe:
+    def __init__(self, node):
+        self.node, self.commands = node, []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def execute_command(self, *args):
+        self.commands.append(args)
+
+    def execute(self):
+        self.node.sent.append(self.commands)
+        answers = ["done" if command[0] == "SCRIPT" else command[0] for command in self.commands]
+        return [self.node.acks if answer == "WAIT" else answer for answer in answers]
+
+
+class Node:
+    name = "127.0.0.1:7000"
+
+    def __init__(self, acks):
+        self.acks, self.sent = acks, []
+        self.redis_connection = self
+
+    def pipeline(self, transaction=False):
+        return Pipe(self)
+
+
+class OneShard:
+    def __init__(self, node):
+        self.node = node
+
+    def get_node_from_key(self, key):
+        return self.node
+
+
+def script(keys, args, client):
+    client.execute_command("SCRIPT", *keys, *args)
+
+
+def test_a_write_waits_for_a_replica_and_a_lonely_primary_is_not_waited_on_for_a_while():
+    now, counted = [0.0], []
+    node = Node(acks=1)
+    durable = cluster.Durable(OneShard(node), 1, 100, lambda: counted.append(1), clock=lambda: now[0])
+    assert durable.run(script, ["k"], [1]) == "done"
+    assert node.sent[-1][-1] == ("WAIT", 1, 100) and counted == []
+    node.acks = 0  # the replica is gone: the write stands on the primary, counted
+    assert durable.run(script, ["k"], [2]) == "done" and counted == [1]
+    durable.run(script, ["k"], [3])  # not waited on for LONELY_SECONDS: no WAIT, counted
+    assert node.sent[-1] == [("SCRIPT", "k", 3)] and counted == [1, 1]
+    now[0] += cluster.LONELY_SECONDS
+    node.acks = 1
+    durable.run(script, ["k"], [4])
+    assert node.sent[-1][-1] == ("WAIT", 1, 100) and counted == [1, 1]
