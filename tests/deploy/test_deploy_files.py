@@ -16,7 +16,8 @@ from tests.load.stack import NGINX, NGINX_CONF, nginx_conf
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = sorted((DEPLOY / "k8s").glob("*.yaml"))
-YAMLS = [DEPLOY / "docker-compose.yml", *K8S]
+CLUSTER_K8S = sorted((DEPLOY / "k8s" / "cluster").glob("*.yaml"))  # optional: a Redis Cluster in the namespace
+YAMLS = [DEPLOY / "docker-compose.yml", DEPLOY / "docker-compose.cluster.yml", *K8S, *CLUSTER_K8S]
 KUBERNETES = "1.33"
 RELAXED = YamlLintConfig("extends: relaxed\nrules:\n  line-length: {max: 160}\n")
 
@@ -43,7 +44,7 @@ def test_yaml_lints_clean(path):
     assert problems == []
 
 
-@pytest.mark.parametrize("path", K8S, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [*K8S, *CLUSTER_K8S], ids=lambda p: p.name)
 def test_kubernetes_manifests_validate(path):
     for doc in docs(path):
         assert kubernetes_validate.validate(doc, KUBERNETES, strict=True) == KUBERNETES
@@ -207,3 +208,24 @@ def test_the_proxy_fronts_gunicorn_in_compose_and_k8s():
     assert mounted["nginx-conf"] == "/etc/referee" and volumes["nginx-conf"]["configMap"]["name"] == "referee-nginx"
     assert config_map("referee-nginx")["data"]["nginx.conf"] == NGINX_CONF.read_text()
     assert config_map("referee-config")["data"]["REFEREE_PROXY_HOPS"] == "2"  # the ingress and the sidecar
+
+
+def test_the_cluster_layouts_keep_the_broker_plain_and_name_seed_nodes():
+    """Compose's cluster overlay and k8s's cluster manifest (README: Scaling out): six cluster nodes, the api
+    and worker in cluster mode on seed nodes, the Celery broker on the plain Redis."""
+    compose = yaml.safe_load((DEPLOY / "docker-compose.cluster.yml").read_text())
+    nodes = [name for name in compose["services"] if name.startswith("redis-node-")]
+    assert len(nodes) == 6 and all("--cluster-enabled" in compose["services"][n]["command"] for n in nodes)
+    for name in ("api", "worker"):
+        env = compose["services"][name]["environment"]
+        assert env["REFEREE_REDIS_MODE"] == "cluster" and env["REFEREE_BROKER_URL"] == "redis://broker:6379/0"
+        assert len(env["REDIS_URL"].split(",")) >= 2
+        assert compose["services"][name]["depends_on"]["redis-cluster-create"]["condition"] == \
+            "service_completed_successfully"
+    manifest = [doc for path in CLUSTER_K8S for doc in docs(path)]
+    stateful = next(doc for doc in manifest if doc["kind"] == "StatefulSet")
+    assert stateful["spec"]["replicas"] == 6
+    assert "--cluster-enabled" in stateful["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert "--cluster-replicas 1" in next(doc for doc in manifest if doc["kind"] == "Job")["spec"]["template"][
+        "spec"]["containers"][0]["args"][0]
+    assert config_map("referee-config")["data"]["REFEREE_REDIS_MODE"] == "single"  # until you switch it
