@@ -205,6 +205,49 @@ def run(stack: Stack, encounters: int = 12, readers: int = 4, warmup: float = 2.
     return report
 
 
+def throughput(stack: Stack, seconds: float = 10.0, threads: int = 8, encounters: int = 48) -> dict[str, object]:
+    """Steps a second over both API nodes (`threads` clients, each stepping its own encounters in turn), and
+    how the encounters spread over the shards (by hash slot)."""
+    made = [requests.post(stack.urls[i % 2] + "/v1/encounters", json={"combatants": [KNIGHT, BANDIT]},
+                          timeout=10).json() for i in range(encounters)]
+    spread = Counter(owner(stack, encounter) for encounter in made)
+    counts: Counter = Counter()
+    end = time.monotonic() + seconds
+
+    def step(mine: list[dict]) -> None:
+        session = requests.Session()
+        for turn in itertools.count():
+            if time.monotonic() >= end:
+                return
+            encounter = mine[turn % len(mine)]
+            answer = session.post(stack.urls[turn % 2] + encounter["links"]["self"] + "/segments",
+                                  json={"seed": turn, "declarations": []},
+                                  headers={"Authorization": f"Bearer {encounter['token']}"}, timeout=10)
+            counts[answer.status_code] += 1
+
+    workers = [threading.Thread(target=step, args=(made[i::threads],)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return {"steps per second": round(counts[201] / seconds, 1), "answers": dict(counts),
+            "encounters per primary": sorted(spread.values())}
+
+
+def simulation_seconds(stack: Stack, trials: int = 400_000) -> float:
+    """Seconds from submitting a `trials`-trial tactical duel to its result (both workers)."""
+    from tests.unit.sim.conftest import fighter as sim_fighter
+    from tests.unit.sim.conftest import matchup
+
+    body = {"ruleset": "tactical", "seed": 11, "trials": trials,
+            "matchup": matchup([sim_fighter("a", 55, 35, 20)], [sim_fighter("b", 55, 35, 20)])}
+    started = time.monotonic()
+    location = requests.post(stack.urls[0] + "/v1/simulations", json=body, timeout=30).headers["Location"]
+    while requests.get(stack.urls[1] + location, timeout=10).json()["state"] not in ("done", "failed"):
+        time.sleep(0.1)
+    return round(time.monotonic() - started, 1)
+
+
 def wait_cost(workdir: Path, writes: int = 400) -> dict[str, float]:
     """Median and p99 ms of one encounter write (a step's commit script) on the cluster, with WAIT 1 and
     without, interleaved on the same encounters."""
@@ -239,6 +282,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="referee-failover-") as tmp:
             stack = start_stack(Path(tmp), REFEREE_REDIS_WAIT_REPLICAS=replicas)
             try:
+                load = throughput(stack)
+                print(f"steps through 2 API nodes with REFEREE_REDIS_WAIT_REPLICAS={replicas}: {load}", flush=True)
+                if replicas == "1":
+                    print(f"a 400,000-trial job on 2 workers: {simulation_seconds(stack)} s", flush=True)
                 report = run(stack, options.encounters, after=options.seconds)
             finally:
                 stack.close()
