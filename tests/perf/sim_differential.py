@@ -20,7 +20,8 @@ LIMIT = 4.0
 # ruleset -> the differential test module with MATCHUPS and compare(name, resolver, engine, seed) -> {stat: z}
 ROUND_BASED = {"ars-magica": "tests.unit.ars_magica.test_sim_engine",
                "war-and-combat": "tests.unit.war_and_combat.test_engine_differential",
-               "smoting": "tests.unit.sim.test_smoting_engine"}
+               "smoting": "tests.unit.sim.test_smoting_engine",
+               "runequest-house": "tests.unit.sim.test_runequest_house_engine"}
 
 
 def tactical(resolver_fights: int, engine_fights: int) -> list[tuple[str, float, str, float]]:

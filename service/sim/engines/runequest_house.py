@@ -1,11 +1,14 @@
-"""Vectorised duels of `runequest-house` (rules document §9): the round resolver's duel, one numpy array per
-quantity across all fights of a chunk.
+"""Vectorised fights of `runequest-house` (rules document §9): the round resolver's melee under the duel
+policy, one numpy array per quantity across all fights of a chunk, any number of figures on any number of
+sides.
 
-It plays exactly what `service.rules.runequest_house.round` does for the duel policy (attack + parry, or
-attack + dodge; a prone figure stands up instead of attacking) for the matchups `accepts` covers: two figures
-without positions, a melee first weapon, default rule options (except `max_rounds` and `duel_declaration`).
-Other matchups go through the resolver loop. `tests/sim/test_runequest_house_engine.py` holds it against
-the loop (win shares, rounds, damage, falls, fumbles).
+It plays exactly what `service.rules.runequest_house.round` does for the duel policy (each figure attacks the
+first foe able to fight at the round's start and parries, or dodges; a prone figure stands up instead of
+attacking; attacks in strike-rank order, those on one SR and DEX simultaneous; a defender's one defence meets
+the first attack on him in the round, later ones none) for the matchups `accepts` covers: figures without
+positions, a melee first weapon, default rule options (except `max_rounds` and `duel_declaration`). Other
+matchups go through the resolver loop. `tests/unit/sim/test_runequest_house_engine.py` holds it against the
+loop (win shares, rounds, statuses, damage, falls, fumbles).
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from service.sim.stopping import checkpoint
 
 # CPU microseconds of a chunk (service.sim.cost): this vectorised duel, and the ruleset's resolver loop
 # (every combatant declares and acts each round; targets are looked up among all the others).
-RATES = Rates((1000.0, 0.0), (600.0, 0.0), (3.0, 0.0, 0.0))
+RATES = Rates((1000.0, 2000.0), (600.0, 300.0), (1.0, 1.0, 0.1))
 LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (200.0, 80.0, 0.02))
 FREE_OPTIONS = ("max_rounds", "duel_declaration")
 LOC = {name: i for i, name in enumerate(LOCATIONS)}
@@ -39,7 +42,7 @@ FUMBLE, FAILURE, SUCCESS, SPECIAL, CRITICAL = range(5)
 def accepts(matchup: Any) -> bool:
     """Whether this engine plays the matchup exactly as the resolver loop would."""
     people = matchup.combatants
-    if len(people) != 2 or people[0]["side"] == people[1]["side"]:
+    if len({who["side"] for who in people}) < 2:
         return False
     for name, spec in OPTIONS.items():
         if name not in FREE_OPTIONS and matchup.options[name] != spec.default:
@@ -92,8 +95,9 @@ class Fighter:
     weapon_ap: int
 
 
-def _fighter(who: dict[str, Any], foe: dict[str, Any], options: dict[str, Any]) -> Fighter:
-    chars, weapon, foe_weapon = who["characteristics"], who["weapons"][0], foe["weapons"][0]
+def _fighter(who: dict[str, Any], flexible: bool, options: dict[str, Any]) -> Fighter:
+    """A figure's fixed figures against a foe whose weapon is `flexible` (a flail spoils a shield's parry)."""
+    chars, weapon = who["characteristics"], who["weapons"][0]
     bonus = stats.damage_bonus(chars["str"], chars["siz"], options)
     base, db = parse(weapon["damage"]), parse(bonus)
     can_parry = who["shield"] is not None or any(w["parry"] > 0 for w in who["weapons"])
@@ -102,7 +106,7 @@ def _fighter(who: dict[str, Any], foe: dict[str, Any], options: dict[str, Any]) 
     if who["shield"]:
         name = "buckler" if who["shield"]["size"] == "buckler" else f"{who['shield']['size']}_shield"
         skill = who["shield"]["parry"]
-        if foe_weapon["flexible"] and name in SHIELDS and name != "buckler":
+        if flexible and name in SHIELDS and name != "buckler":
             skill = percentile.effective(skill, [], [fraction("3/4")])
         shield_bands = percentile.bands(skill, options)
     fallback = _fallback(who)
@@ -177,17 +181,27 @@ def _roll(rng: np.random.Generator, dice: tuple, constant: int, n: int) -> np.nd
 
 
 def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, Any]:
-    """`trials` duels of an accepted matchup; the tally `service.sim.rounds.play` would return."""
+    """`trials` fights of an accepted matchup; the tally `service.sim.rounds.play` would return."""
     options = matchup.options
     people = matchup.combatants
-    fighters = [_fighter(people[0], people[1], options), _fighter(people[1], people[0], options)]
+    k = len(people)
+    flex = [bool(who["weapons"][0]["flexible"]) for who in people]
+    against = [[_fighter(who, flexible, options) for flexible in (False, True)] for who in people]
+    fighters = [against[i][0] for i in range(k)]
+    names = list(dict.fromkeys(who["side"] for who in people))
+    side = np.array([names.index(who["side"]) for who in people])
     n, cap = trials, options["max_rounds"]
     fights = Fights(fighters, n)
     melee_rows = options["melee_locations"]
     location_of_face = np.array([0] + [LOC[next(r["location"] for r in melee_rows if r["min"] <= face <= r["max"])]
                                        for face in range(1, 21)])
-    order = sorted(range(2), key=lambda i: (fighters[i].sr, -fighters[i].dex, i))
-    simultaneous = (fighters[0].sr, fighters[0].dex) == (fighters[1].sr, fighters[1].dex)
+    order = sorted(range(k), key=lambda i: (fighters[i].sr, -fighters[i].dex, i))
+    turns: list[list[int]] = []  # strike order, those on one SR and DEX together
+    for i in order:
+        if turns and (fighters[turns[-1][0]].sr, fighters[turns[-1][0]].dex) == (fighters[i].sr, fighters[i].dex):
+            turns[-1].append(i)
+        else:
+            turns.append([i])
     attack_bands = {}
     for i, f in enumerate(fighters):
         for own in (False, True):
@@ -197,47 +211,72 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
     dex_bands = {i: {m: _bands_array(percentile.bands(f.dex * m, options)) for m in range(1, 6)}
                  for i, f in enumerate(fighters)}
     rounds = np.zeros(n, int)
-    going = fights.able(0, fighters[0]) & fights.able(1, fighters[1])
-    damage = np.zeros((2, len(LOCATIONS)))
+    going = _sides_up(fights, fighters, side, len(names)).sum(axis=0) >= 2
+    damage = np.zeros((k, len(LOCATIONS)))
     counts = {"parry_ap_lost": 0, "knockback_falls": 0, "fumbles": 0, "criticals": 0}
     for _ in range(cap):
         checkpoint()
         if not going.any():
             break
         rounds += going
-        declared = [going.copy(), going.copy()]
-        attacks = [going & ~fights.prone[0], going & ~fights.prone[1]]
-        for i in range(2):  # the move phase: a prone figure's move stands it up
-            fights.prone[i] = np.where(going, False, fights.prone[i])
-        lost_attack = [np.zeros(n, bool), np.zeros(n, bool)]
-        lost_defence = [np.zeros(n, bool), np.zeros(n, bool)]
-        done = [np.zeros(n, bool), np.zeros(n, bool)]
-        snapshot = None
-        for step, a in enumerate(order):
-            t = 1 - a
-            if snapshot is None or not (simultaneous and step == 1):
-                snapshot = [fights.able(0, fighters[0]), fights.able(1, fighters[1])]
-            acts = attacks[a] & snapshot[a] & ~lost_attack[a] & (fights.hp[t] > 0)
-            done[a] |= acts
-            _strike(a, t, acts, fighters, fights, declared, lost_attack, lost_defence, done, attack_bands,
-                    dex_bands, location_of_face, damage, counts, rng, n)
-        going &= fights.able(0, fighters[0]) & fights.able(1, fighters[1])
-    return _tally(fighters, fights, rounds, cap, damage, counts, n)
+        able = [fights.able(i, f) for i, f in enumerate(fighters)]
+        target = np.full((k, n), -1)
+        for i in range(k):  # duel.Duel.declare: the first foe able to fight
+            for j in reversed(range(k)):
+                if side[j] != side[i]:
+                    target[i] = np.where(able[j], j, target[i])
+        declared = [going & able[i] & (target[i] >= 0) for i in range(k)]
+        attacks = [declared[i] & ~fights.prone[i] for i in range(k)]
+        for i in range(k):  # the move phase: a prone figure's move stands it up
+            fights.prone[i] = np.where(declared[i], False, fights.prone[i])
+        state = Turn(declared, [np.zeros(n, bool) for _ in range(k)], [np.zeros(n, bool) for _ in range(k)],
+                     [np.zeros(n, bool) for _ in range(k)], [np.zeros(n, bool) for _ in range(k)])
+        for turn in turns:
+            snapshot = [fights.able(i, f) for i, f in enumerate(fighters)]
+            for a in turn:
+                for t in range(k):
+                    if side[t] == side[a]:
+                        continue
+                    acts = attacks[a] & snapshot[a] & ~state.lost_attack[a] & (target[a] == t) & (fights.hp[t] > 0)
+                    if acts.any():
+                        state.done[a] |= acts
+                        _strike(a, t, acts, (against[a][flex[t]], against[t][flex[a]]), fights, state,
+                                attack_bands, dex_bands, location_of_face, damage, counts, rng, n)
+        going &= _sides_up(fights, fighters, side, len(names)).sum(axis=0) >= 2
+    return _tally(fighters, fights, rounds, names, side, damage, counts, n)
 
 
-def _strike(a: int, t: int, acts: np.ndarray, fighters: list[Fighter], fights: Fights, declared: list,
-            lost_attack: list, lost_defence: list, done: list, attack_bands: dict, dex_bands: dict,
-            location_of_face: np.ndarray, damage: np.ndarray, counts: dict, rng: np.random.Generator,
-            n: int) -> None:
+@dataclass
+class Turn:
+    """A round's bookkeeping per figure (arrays over fights): declared, actions lost, attack done, and the
+    round's one defence spent (round.defences.defence_for)."""
+
+    declared: list
+    lost_attack: list
+    lost_defence: list
+    done: list
+    defended: list
+
+
+def _sides_up(fights: Fights, fighters: list[Fighter], side: np.ndarray, sides: int) -> np.ndarray:
+    """(sides, n): does the side have a figure that can fight."""
+    able = [fights.able(i, f) for i, f in enumerate(fighters)]
+    return np.array([np.any([able[i] for i in range(len(fighters)) if side[i] == s], axis=0) for s in range(sides)])
+
+
+def _strike(a: int, t: int, acts: np.ndarray, pair: tuple[Fighter, Fighter], fights: Fights, state: Turn,
+            attack_bands: dict, dex_bands: dict, location_of_face: np.ndarray, damage: np.ndarray, counts: dict,
+            rng: np.random.Generator, n: int) -> None:
     """One attack of fighter `a` on `t` in every fight where `acts` (round.attacks.attack)."""
-    att, tgt = fighters[a], fighters[t]
+    att, tgt = pair
+    declared, lost_attack, lost_defence, done = state.declared, state.lost_attack, state.lost_defence, state.done
     own, other = fights.prone[a], fights.prone[t]
     bands = [np.select([own & other, own & ~other, ~own & other], [attack_bands[a, True, True][k],
                        attack_bands[a, True, False][k], attack_bands[a, False, True][k]],
                        attack_bands[a, False, False][k]) for k in range(4)]
     face = rng.integers(1, 101, n)
     degree = _degree(face, bands)
-    can_defend = declared[t] & fights.able(t, tgt) & ~lost_defence[t]
+    can_defend = declared[t] & fights.able(t, tgt) & ~lost_defence[t] & ~state.defended[t]
     if tgt.defence == "parry":
         shield_up = (fights.loc[t][:, LOC["left_arm"]] > 0) if tgt.shield else np.zeros(n, bool)
         use_shield = can_defend & shield_up
@@ -250,6 +289,7 @@ def _strike(a: int, t: int, acts: np.ndarray, fighters: list[Fighter], fights: F
         use_shield = use_weapon = np.zeros(n, bool)
         defended = can_defend
         d_bands = list(_bands_array(tgt.dodge_bands))
+    state.defended[t] |= acts & defended
     d_face = rng.integers(1, 101, n)
     d_degree = np.where(defended, _degree(d_face, d_bands), FAILURE)
     rolled_defence = acts & defended
@@ -329,23 +369,23 @@ def _strike(a: int, t: int, acts: np.ndarray, fighters: list[Fighter], fights: F
         counts["knockback_falls"] += int(falls.sum())
 
 
-def _tally(fighters: list[Fighter], fights: Fights, rounds: np.ndarray, cap: int, damage: np.ndarray,
-           counts: dict, n: int) -> dict[str, Any]:
+def _tally(fighters: list[Fighter], fights: Fights, rounds: np.ndarray, names: list[str], side: np.ndarray,
+           damage: np.ndarray, counts: dict, n: int) -> dict[str, Any]:
     codes = [fights.statuses(i, f) for i, f in enumerate(fighters)]
-    up = [(c == 5) | (c == 6) for c in codes]
-    over = ~(up[0] & up[1])
-    wins: dict[str, int] = {}
-    for i, f in enumerate(fighters):
-        won = int((over & up[i] & ~up[1 - i]).sum())
-        if won:
-            wins[f.side] = wins.get(f.side, 0) + won
+    up = np.array([np.any([(codes[i] == 5) | (codes[i] == 6) for i in range(len(fighters)) if side[i] == s], axis=0)
+                   for s in range(len(names))])
+    alone = up.sum(axis=0) == 1
+    over = up.sum(axis=0) <= 1
+    won = np.bincount(up.argmax(axis=0)[alone], minlength=len(names))
+    wins = {name: int(w) for name, w in zip(names, won) if w}
     draws = n - sum(wins.values())
     lengths = np.bincount(rounds, minlength=1)
     details = {key: value for key, value in counts.items() if value}
-    for i, f in enumerate(fighters):
+    for s, name in enumerate(names):
         for j, loc in enumerate(LOCATIONS):
-            if damage[i, j]:
-                details[f"location_damage|{f.side}|{loc}"] = float(damage[i, j])
+            total = damage[side == s, j].sum()
+            if total:
+                details[f"location_damage|{name}|{loc}"] = float(total)
     return {"trials": n, "wins": wins, "draws": draws, "capped": int((~over).sum()),
             "rounds": {str(k): int(v) for k, v in enumerate(lengths) if v},
             "status": {f.ident: {STATUS_NAMES[k]: int(v) for k, v in enumerate(np.bincount(codes[i], minlength=7)) if v}

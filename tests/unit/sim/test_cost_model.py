@@ -15,7 +15,7 @@ from service.sim.stopping import Stopped, watched
 from tests.perf.sim_costs import FIGHTERS, chunk_cpu, matchup
 
 RULESETS = sorted(FIGHTERS)
-GROUPS = ("tactical", "ars-magica", "war-and-combat", "smoting")  # rulesets whose vectorised engine plays group fights too
+GROUPS = ("tactical", "ars-magica", "war-and-combat", "smoting", "runequest-house")  # rulesets whose vectorised engine plays group fights too
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

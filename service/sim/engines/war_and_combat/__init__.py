@@ -13,5 +13,5 @@ __all__ = ["LOOP_RATES", "RATES", "accepts", "simulate"]
 
 # CPU microseconds of a chunk (service.sim.cost): this vectorised engine, and the ruleset's resolver loop
 # (every combatant declares and acts each round; targets are looked up among all the others).
-RATES = Rates((2000.0, 150.0), (2000.0, 400.0), (4.0, 3.0, 0.2))
+RATES = Rates((2000.0, 150.0), (3000.0, 800.0), (4.0, 3.0, 0.2))
 LOOP_RATES = Rates(LOOP_CHUNK, (0.0, 0.0), (200.0, 100.0, 1.2))
