@@ -11,6 +11,7 @@ from service.api.ars_magica.state import (
     EncounterStateSchema,
 )
 from service.api.http.blueprint import Blueprint
+from service.api.kit import calculator as kit
 from service.api.kit.events import event_field
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 
@@ -74,11 +75,11 @@ EXAMPLE_ANSWER = {"round": 1, "seed": 4, "initiative": [{"combatant": "irishman"
                   "state": {"ruleset": "ars-magica", "round": 1, "options": {}, "combatants": [EXAMPLE_COMBATANT]}}
 
 
-@blp.post("/rounds/resolve")
-@blp.arguments(RoundRequestSchema, example=EXAMPLE_REQUEST)
-@blp.response(200, RoundResolvedSchema, example=EXAMPLE_ANSWER)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.doc(operationId="arsMagicaResolveRound")
+RoundRequestSchema.EXAMPLE, RoundResolvedSchema.EXAMPLE = EXAMPLE_REQUEST, EXAMPLE_ANSWER
+
+
+@kit.calculator(blp, "/rounds/resolve", "arsMagicaResolveRound", (RoundRequestSchema, RoundResolvedSchema),
+                signed=False)
 def resolve(body: dict) -> dict:
     """Resolve one round of the state sent: declarations, movement, missiles, melee, magic, fatigue."""
     return resolve_round("ars-magica", body)

@@ -6,8 +6,9 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.schemas import JsonInteger
+from service.api.kit import calculator as kit
 from service.api.kit.events import event_field
+from service.api.kit.schemas import JsonInteger
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.runequest_house.state import (
     EXAMPLE_STATE,
@@ -53,15 +54,15 @@ EXAMPLE = {"state": EXAMPLE_STATE, "seed": 42, "declarations": [
     {"combatant": "broo", "actions": [{"type": "attack", "target": "vasana", "weapon": 0}, {"type": "dodge"}]}]}
 
 
-@blp.post("/rounds/resolve")
-@blp.arguments(RoundRequestSchema, example=EXAMPLE)
-@blp.response(200, RoundResponseSchema, example={
+RoundRequestSchema.EXAMPLE, RoundResponseSchema.EXAMPLE = EXAMPLE, {
     "round": 1, "seed": 42, "intent_order": ["broo", "vasana"], "movement_order": ["vasana", "broo"],
     "strike_order": [{"combatant": "vasana", "action": "attack", "sr": 6, "target": "broo"},
                      {"combatant": "broo", "action": "attack", "sr": 7, "target": "vasana"}],
-    "events": [{"seq": 1, "type": "round_ended", "round": 1}], "state": EXAMPLE_STATE})
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.doc(operationId="runequestHouseResolveRound")
+    "events": [{"seq": 1, "type": "round_ended", "round": 1}], "state": EXAMPLE_STATE}
+
+
+@kit.calculator(blp, "/rounds/resolve", "runequestHouseResolveRound", (RoundRequestSchema, RoundResponseSchema),
+                signed=False)
 def resolve(body: dict[str, Any]) -> dict[str, Any]:
     """One whole melee round (rules document §8): Statement of Intent (lowest INT first), Move (highest DEX
     first), Melee in strike-rank order, Post-Melee Move; events and the state after it."""

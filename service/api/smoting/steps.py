@@ -4,8 +4,9 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.schemas import JsonBoolean, JsonInteger
+from service.api.kit import calculator as kit
 from service.api.kit.events import event_field
+from service.api.kit.schemas import JsonBoolean, JsonInteger
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.smoting.state import DeclarationSchema, StateSchema
 
@@ -61,11 +62,10 @@ class RoundSchema(RoundResponseBase):
     state = fields.Nested(StateSchema, required=True, metadata={"description": "The state after the round."})
 
 
-@blp.route("/rounds/resolve", methods=["POST"])
-@blp.arguments(RoundRequestSchema, example=EXAMPLE)
-@blp.response(200, RoundSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
-@blp.doc(operationId="smotingResolveRound")
+RoundRequestSchema.EXAMPLE = EXAMPLE
+
+
+@kit.calculator(blp, "/rounds/resolve", "smotingResolveRound", (RoundRequestSchema, RoundSchema), signed=False)
 def resolve(body: dict) -> dict:
     """Resolve one round: action dice, the countdown of calls and actions, and the closing die."""
     return resolve_round("smoting", body)

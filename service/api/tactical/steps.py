@@ -12,6 +12,7 @@ from service.api.encounters.schemas import (
     MAX_DECLARATIONS,
 )
 from service.api.http.blueprint import Blueprint
+from service.api.kit import calculator as kit
 from service.api.kit.events import event_field
 from service.api.kit.schemas import seed_field
 from service.api.tactical.state import DeclarationSchema, EncounterStateSchema
@@ -49,13 +50,13 @@ blp = Blueprint("tactical-segments", __name__, description="Resolve one Combat S
                 "encounter state and declarations, get the events and the state after it.")
 
 
-@blp.post("/segments/resolve")
-@blp.doc(operationId="tacticalResolveSegment")
-@blp.arguments(SegmentResolveRequestSchema, example={
+SegmentResolveRequestSchema.EXAMPLE = {
     "state": {"segment": 0, "options": {}, "combatants": [EXAMPLE_COMBATANT, EXAMPLE_BANDIT]},
-    "declarations": EXAMPLE_DECLARATIONS["declarations"], "seed": 7})
-@blp.response(200, SegmentResolvedSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    "declarations": EXAMPLE_DECLARATIONS["declarations"], "seed": 7}
+
+
+@kit.calculator(blp, "/segments/resolve", "tacticalResolveSegment", (SegmentResolveRequestSchema,
+                                                                     SegmentResolvedSchema), signed=False)
 def resolve(body: dict) -> dict:
     """Resolve one segment of the encounter in the body (seed "The Order of Play each CS")."""
     seed = fresh_seed() if body["seed"] is None else body["seed"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.http.blueprint import Blueprint
-from service.api.kit.schemas import Strict
+from service.api.kit import calculator as kit
 from service.api.kit.events import event_field
+from service.api.kit.schemas import Strict
 from service.api.kit.steps import RoundRequestBase, RoundResponseBase, resolve_round
 from service.api.war_and_combat.state import (
     EXAMPLE_FIGHTER,
@@ -74,18 +75,13 @@ class RoundResponseSchema(RoundResponseBase):
     state = fields.Nested(StateSchema, required=True, metadata={"description": "The state after the round."})
 
 
-def resolve_answer(body: dict) -> dict:
-    """One round through the ruleset's engine."""
-    return resolve_round("war-and-combat", body)
+RoundRequestSchema.EXAMPLE = EXAMPLE
 
 
-@blp.post("/rounds/resolve")
-@blp.doc(operationId="warAndCombatResolveRound")
-@blp.arguments(RoundRequestSchema, example=EXAMPLE)
-@blp.response(200, RoundResponseSchema)
-@blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+@kit.calculator(blp, "/rounds/resolve", "warAndCombatResolveRound", (RoundRequestSchema, RoundResponseSchema),
+                signed=False)
 def post_round(body: dict) -> dict:
     """Resolve one whole round of the state in the body — initiative, the movement phase, a flurry per
     engagement group, the adjustment phase — nothing stored; the same seed, state and declarations give the
     same answer (*Combat Sequence*, *Flurry Procedure*)."""
-    return resolve_answer(body)
+    return resolve_round("war-and-combat", body)
