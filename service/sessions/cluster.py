@@ -13,6 +13,7 @@ seconds, so a primary that lost its replica does not add the timeout to every wr
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -80,9 +81,23 @@ def sharded(client: Any) -> bool:
             how = ("sharded pub/sub (SPUBLISH/SSUBSCRIBE): an encounter's messages stay on its shard"
                    if major >= 7 else "classic PUBLISH/SUBSCRIBE (the server is older than 7: every message "
                    "crosses the whole cluster)")
-            log.warning("Redis Cluster of %d primaries, redis %s: encounter streams use %s",
-                        len(client.get_primaries()), version, how)
+            log.log(logging.INFO if major >= 7 else logging.WARNING,
+                    "Redis Cluster of %d primaries, redis %s: encounter streams use %s",
+                    len(client.get_primaries()), version, how)
     return major >= 7
+
+
+def announce(url: str) -> None:
+    """Say at start how streams will travel on the cluster at `url` (sharded or classic pub/sub), then
+    let the connection go (the server forks after this; each process connects on first use)."""
+    client = connect_cluster(url, 2, 5)
+    try:
+        major = sharded(client)
+    finally:
+        client.close()
+    print(f"referee: Redis Cluster at {_safe(url)}: encounter streams on "
+          f"{'sharded pub/sub (SPUBLISH/SSUBSCRIBE)' if major else 'classic PUBLISH (server older than 7)'}",
+          file=sys.stderr, flush=True)
 
 
 def health(client: Any) -> str:

@@ -156,10 +156,19 @@ def owner(stack: Stack, encounter: dict) -> int:
 
 def last_seq(url: str, auth: dict) -> int:
     """The `seq` of an encounter's last logged event (0 with none)."""
-    total = requests.get(url + "/events?limit=1", headers=auth, timeout=10).json()["total"]
-    if not total:
-        return 0
-    return requests.get(url + f"/events?offset={total - 1}&limit=1", headers=auth, timeout=10).json()["items"][-1]["seq"]
+    total = _read(url + "/events?limit=1", auth)["total"]
+    return _read(url + f"/events?offset={total - 1}&limit=1", auth)["events"][-1]["seq"] if total else 0
+
+
+def _read(url: str, auth: dict, seconds: float = 10.0) -> dict:
+    """A GET answered 200 (retried for `seconds`: a node may still be learning the new topology)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        answer = requests.get(url, headers=auth, timeout=10)
+        if answer.status_code == 200 or time.monotonic() > deadline:
+            assert answer.status_code == 200, (answer.status_code, answer.text[:300])
+            return answer.json()
+        time.sleep(0.2)
 
 
 def run(stack: Stack, encounters: int = 12, readers: int = 4, warmup: float = 2.0, after: float = 8.0) -> Report:
@@ -192,7 +201,7 @@ def run(stack: Stack, encounters: int = 12, readers: int = 4, warmup: float = 2.
     finals = {}
     for writer, encounter in zip(writers, made):  # what stands now against what was acknowledged
         path, auth = encounter["links"]["self"], {"Authorization": f"Bearer {encounter['token']}"}
-        stored = requests.get(stack.urls[0] + path, headers=auth, timeout=10).json()
+        stored = _read(stack.urls[0] + path, auth)
         finals[encounter["id"]] = last_seq(stack.urls[0] + path, auth)
         writer.version = int(stored["version"])
         writer._lost(writer.acknowledged - writer.version)

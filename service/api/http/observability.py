@@ -18,7 +18,7 @@ from marshmallow import Schema, fields
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client import CONTENT_TYPE_LATEST, multiprocess
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from service.api.http.current import current_request
 from service.api.http.errors import PROBLEM, problem
@@ -246,7 +246,7 @@ class RedisGate:
             return None
         try:
             return use(self.redis())
-        except (RedisError, OSError):
+        except (RedisError, RedisClusterException, OSError):  # a cluster's slot without a primary too
             self.errors.inc()
             self._shut_until = self.clock() + self.cooldown
             return None
