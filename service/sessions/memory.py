@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.sessions import commitments, log, records
+from service.sessions import audit, commitments, log, records
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.records import Encounter, Segment
 from service.sessions.repository import Replay, check_version, replay_nothing
@@ -27,15 +27,15 @@ class _Slot:
     tenant: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     undo: list[dict[str, Any]] = field(default_factory=list)  # newest first
-    audit: list[dict[str, Any]] = field(default_factory=list)  # oldest first; undo never trims it
+    audit: list[dict[str, Any]] = field(default_factory=list)  # oldest first; undo never trims it, the cap does
 
 
 class MemoryEncounters:
     """Encounters in a dict; `clock` is injectable so tests can expire them."""
 
     def __init__(self, ttl: int = 24 * 3600, clock: Callable[[], float] = time.monotonic,
-                 max_log_bytes: int = records.MAX_LOG_BYTES):
-        self.ttl, self.clock, self.max_log_bytes = ttl, clock, max_log_bytes
+                 max_log_bytes: int = records.MAX_LOG_BYTES, max_audit_bytes: int = records.MAX_AUDIT_BYTES):
+        self.ttl, self.clock, self.max_log_bytes, self.max_audit_bytes = ttl, clock, max_log_bytes, max_audit_bytes
         self._slots: dict[str, _Slot] = {}
         self._changed = threading.Condition()
         self.tenant: str | None = None
@@ -86,7 +86,8 @@ class MemoryEncounters:
         with self._commit(encounter_id, token, current, expected) as slot:
             slot.events = log.truncate([*slot.events, *copy.deepcopy(events)], self.max_log_bytes)
             slot.undo = [records.undo_entry(current, len(events), nonce), *slot.undo][:records.UNDO_DEPTH]
-            slot.audit.extend(copy.deepcopy(records.audit_entries(segment, events)))
+            slot.audit = audit.truncate([*slot.audit, *copy.deepcopy(records.audit_entries(segment, events))],
+                                        self.max_audit_bytes)
             slot.encounter = new
             new = slot.encounter = _stored(slot)
         return copy.deepcopy(new), events
@@ -123,7 +124,7 @@ class MemoryEncounters:
             slot.undo.pop(0)
             kept = [e for e in slot.events if e["seq"] not in removed or e["type"] == "truncated"]
             slot.events = log.truncate([*kept, records.undo_event(entry, current)], self.max_log_bytes)
-            slot.audit.append(records.undo_marker(entry, current))
+            slot.audit = audit.truncate([*slot.audit, records.undo_marker(entry, current)], self.max_audit_bytes)
             slot.encounter = new
             new = slot.encounter = _stored(slot)
         return copy.deepcopy(new)

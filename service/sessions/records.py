@@ -23,6 +23,7 @@ from service.sessions import audit
 UNDO_DEPTH = 20
 MAX_EDITS = 50  # edits kept for replay after a segment; past this an undo of that segment answers 409
 MAX_LOG_BYTES = 8 * 1024 * 1024  # event JSON one encounter's log keeps; past it the oldest give way (log.py)
+MAX_AUDIT_BYTES = 16 * 1024 * 1024  # audit JSON one encounter keeps; past it the oldest entries give way (audit.py)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ Keys (built by service.sessions.keys.Keys, whose `named(suffix)` gives any furth
                             log_bytes, undo_bytes and audit_bytes (what the log, undo stack and audit hold)
   referee:enc:{id}:events   list of event JSON, oldest first, within `max_log_bytes` (service/sessions/log.py)
   referee:enc:{id}:undo     list of snapshots before each resolved segment, newest first (at most 20)
-  referee:enc:{id}:audit    list of audit entries (service.sessions.audit), oldest first; undo never trims it
+  referee:enc:{id}:audit    list of audit entries (service.sessions.audit), oldest first, within
+                            `max_audit_bytes`; undo never trims it
   referee:enc:{id}:live     pub/sub channel: a message after every resolved segment, undo or end
 Every write reads a consistent snapshot (a read-only script, nothing WATCHed), computes, and commits in
 one Lua script that applies everything only if the stored version is still the one read (Conflict, or
@@ -39,24 +40,25 @@ Replay = Callable[[Encounter, Sequence[dict]], tuple[dict, list]]
 
 # KEYS: main, events, undo, live, audit. ARGV: version read, ttl, message ("" for none), events to cut from
 # the log's tail, undo op ("push" | "pop" | ""), undo entry, undo depth, n hash fields, n events to append,
-# the log's byte cap (0: none), n audit entries to append, then the field/value pairs, then the events, then
-# the audit entries (appended whole: the audit is never cut). Returns {1, log length, bytes
-# stored}, {0} (the version moved) or {-1} (no encounter). The hash keeps the byte counts of the log and
-# the undo stack (`log_bytes`, `undo_bytes`); past the cap the oldest events give way to one `truncated`
-# event (service/sessions/log.py). HSET is the first write: a full Redis refuses it and nothing is applied.
+# the log's byte cap (0: none), n audit entries to append, the audit's byte cap (0: none), then the
+# field/value pairs, then the events, then the audit entries. Returns {1, log length, bytes stored}, {0} (the
+# version moved) or {-1} (no encounter). The hash keeps the byte counts of the log, the undo stack and the
+# audit (`log_bytes`, `undo_bytes`, `audit_bytes`); past its cap the log's oldest events give way to one
+# `truncated` event (service/sessions/log.py), and past its own the audit's oldest entries to one `truncated`
+# entry (service/sessions/audit.py). HSET is the first write: a full Redis refuses it and nothing is applied.
 COMMIT = """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {-1} end
 if version ~= ARGV[1] then return {0} end
 local fields, pushed, cap, audited = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
-if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 12, 11 + 2 * fields)) end
+if fields > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 13, 12 + 2 * fields)) end
 local log_bytes = tonumber(redis.call('HGET', KEYS[1], 'log_bytes') or '0')
 local cut = tonumber(ARGV[4])
 if cut > 0 then
   for _, item in ipairs(redis.call('LRANGE', KEYS[2], -cut, -1)) do log_bytes = log_bytes - #item end
   redis.call('LTRIM', KEYS[2], 0, -cut - 1)
 end
-local first = 12 + 2 * fields
+local first = 13 + 2 * fields
 for i = first, first + pushed - 1 do log_bytes = log_bytes + #ARGV[i] end
 for i = first, first + pushed - 1, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, first + pushed - 1)))
@@ -66,6 +68,22 @@ local audit_bytes = tonumber(redis.call('HGET', KEYS[1], 'audit_bytes') or '0')
 for i = after, after + audited - 1 do audit_bytes = audit_bytes + #ARGV[i] end
 for i = after, after + audited - 1, 500 do
   redis.call('RPUSH', KEYS[5], unpack(ARGV, i, math.min(i + 499, after + audited - 1)))
+end
+local audit_cap = tonumber(ARGV[12])
+if audit_cap > 0 and audit_bytes > audit_cap then
+  local dropped, through = 0, -1
+  while audit_bytes + 128 > audit_cap and redis.call('LLEN', KEYS[5]) > 0 do  -- room for the marker
+    local item = redis.call('LPOP', KEYS[5])
+    audit_bytes = audit_bytes - #item
+    local entry = cjson.decode(item)
+    if entry.type == 'truncated' then dropped = dropped + entry.dropped else dropped = dropped + 1 end
+    if type(entry.nonce) == 'number' and entry.nonce > through then through = entry.nonce end
+  end
+  if dropped > 0 then
+    local marker = cjson.encode({type = 'truncated', dropped = dropped, nonce = through})
+    redis.call('LPUSH', KEYS[5], marker)
+    audit_bytes = audit_bytes + #marker
+  end
 end
 if cap > 0 and log_bytes > cap then
   local dropped, last = 0, nil
@@ -186,13 +204,15 @@ def blocked_by(edit: dict[str, Any], why: str) -> Conflict:
 
 class RedisEncounters:
     """The encounter repository on Redis; `client` may be a function so nothing connects before first use.
-    Each encounter's log keeps at most `max_log_bytes` of events (0: no cap; see service/sessions/log.py)."""
+    Each encounter's log keeps at most `max_log_bytes` of events (0: no cap; see service/sessions/log.py), and
+    its audit at most `max_audit_bytes` of entries (0: no cap; see service/sessions/audit.py)."""
 
     def __init__(self, client: Redis | Callable[[], Redis], ttl: int = 24 * 3600,
-                 max_log_bytes: int = records.MAX_LOG_BYTES, wait: tuple[int, int] = (0, 0)):
+                 max_log_bytes: int = records.MAX_LOG_BYTES, max_audit_bytes: int = records.MAX_AUDIT_BYTES,
+                 wait: tuple[int, int] = (0, 0)):
         self._client = _SharedClient(client, wait)  # tenant-scoped copies share one client and its pool
         self.ttl = ttl
-        self.max_log_bytes = max_log_bytes
+        self.max_log_bytes, self.max_audit_bytes = max_log_bytes, max_audit_bytes
         self.tenant: str | None = None
 
     def count_unreplicated(self, count: Callable[[], None]) -> None:
@@ -358,7 +378,8 @@ class RedisEncounters:
         pairs = [item for pair in fields.items() for item in pair]
         items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
         args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
-                len(fields), len(items), self.max_log_bytes, len(audited), *pairs, *items, *map(_dump, audited)]
+                len(fields), len(items), self.max_log_bytes, len(audited), self.max_audit_bytes, *pairs, *items,
+                *map(_dump, audited)]
         done, *stored = self._client.write(COMMIT, Keys.of(current.id).all, args)
         self._answer(done, current, expected)
         return replace(new, total=stored[0], stored=stored[1])

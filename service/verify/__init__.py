@@ -24,6 +24,7 @@ class Report:
     """What a verification found: `problems` (it fails when there is any) and how much it checked."""
 
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     resolutions: int = 0
     dice: int = 0
 
@@ -37,6 +38,10 @@ def verify(doc: dict[str, Any], allow_seeded: bool = False, rules: bool = True) 
     report = Report()
     seeds = revealed_seeds(doc, report.problems)
     check_order(doc, report.problems)
+    cut = doc.get("truncated")
+    if cut:
+        report.notes.append(f"the audit outgrew the server's byte cap: its {cut['dropped']} oldest entries (nonces "
+                            f"up to {cut['through_nonce']}) were dropped and cannot be checked; the rest is")
     for r in doc["resolutions"]:
         report.resolutions += 1
         report.dice += len(r["draws"])
@@ -73,6 +78,8 @@ def main(argv: list[str]) -> int:
         return 2
     for problem in report.problems:
         print(f"FAIL {problem}")
+    for note in report.notes:
+        print(f"note: {note}")
     if report.ok:
         print(f"ok: {report.resolutions} resolutions, {report.dice} dice, {len(doc['seeds'])} commitments "
               f"(encounter {doc['encounter_id']}, {doc['ruleset']})")

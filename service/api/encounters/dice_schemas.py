@@ -112,6 +112,15 @@ class AuditUndoSchema(Schema):
     seq = fields.Integer(required=True, metadata={"description": "The `seq` of its `undo` event."})
 
 
+class AuditTruncatedSchema(Schema):
+    """What the audit's byte cap dropped from its head."""
+
+    dropped = fields.Integer(required=True, metadata={"description": "Entries dropped (resolutions and undos)."})
+    through_nonce = fields.Integer(required=True,
+                                   metadata={"description": "The highest nonce among them (-1: none had one); "
+                                                            "every resolution kept has a higher nonce."})
+
+
 class EncounterAuditSchema(Schema):
     """Everything needed to check an encounter's dice without trusting the server (`python -m service verify`
     reads this very document)."""
@@ -127,3 +136,9 @@ class EncounterAuditSchema(Schema):
                               metadata={"description": "Every resolved step, undone or not, in order."})
     undos = fields.List(fields.Nested(AuditUndoSchema), required=True,
                         metadata={"description": "Every undo, in order."})
+    truncated = fields.Nested(AuditTruncatedSchema, required=True, allow_none=True,
+                              metadata={"description": "null, unless the audit outgrew its byte cap "
+                                                       "(`REFEREE_MAX_AUDIT_BYTES`, 16 MiB by default): then its "
+                                                       "oldest entries were dropped, and this says how many. What "
+                                                       "is kept still verifies (each resolution carries the state "
+                                                       "it started from)."})
