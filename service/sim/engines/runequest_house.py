@@ -136,6 +136,13 @@ class Fights:
         self.shield_ap = [np.full(n, f.shield["ap"] if f.shield else 0) for f in fighters]
         self.weapon_ap = [np.full(n, f.weapon_ap) for f in fighters]
 
+    def keep(self, rows: np.ndarray) -> Fights:
+        """The fights `rows` only (a new object; the arrays are copies)."""
+        out = Fights.__new__(Fights)
+        for name in ("hp", "loc", "dying", "prone", "shield_ap", "weapon_ap"):
+            setattr(out, name, [values[rows] for values in getattr(self, name)])
+        return out
+
     def able(self, i: int, fighter: Fighter) -> np.ndarray:
         """can_fight: alive, not dying, head, chest and abdomen up, weapon arm(s) up."""
         loc = self.loc[i]
@@ -214,10 +221,15 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
     going = _sides_up(fights, fighters, side, len(names)).sum(axis=0) >= 2
     damage = np.zeros((k, len(LOCATIONS)))
     counts = {"parry_ap_lost": 0, "knockback_falls": 0, "fumbles": 0, "criticals": 0}
+    ended: list[dict[str, Any]] = []  # tallies of fights already over, dropped from the arrays
     for _ in range(cap):
         checkpoint()
         if not going.any():
             break
+        if going.sum() < 0.5 * n:
+            ended.append(_tally(fighters, fights.keep(~going), rounds[~going], names, side, None, {}, n - int(going.sum())))
+            fights, rounds, n = fights.keep(going), rounds[going], int(going.sum())
+            going = np.ones(n, bool)
         rounds += going
         able = [fights.able(i, f) for i, f in enumerate(fighters)]
         target = np.full((k, n), -1)
@@ -243,7 +255,17 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
                         _strike(a, t, acts, (against[a][flex[t]], against[t][flex[a]]), fights, state,
                                 attack_bands, dex_bands, location_of_face, damage, counts, rng, n)
         going &= _sides_up(fights, fighters, side, len(names)).sum(axis=0) >= 2
-    return _tally(fighters, fights, rounds, names, side, damage, counts, n)
+    total = _tally(fighters, fights, rounds, names, side, damage, counts, n)
+    for part in ended:
+        total = _add(total, part)
+    return total
+
+
+def _add(a: Any, b: Any) -> Any:
+    """Two tallies' counts added key by key."""
+    if isinstance(a, dict):
+        return {key: _add(a[key], b[key]) if key in a and key in b else a.get(key, b.get(key)) for key in {**a, **b}}
+    return a + b
 
 
 @dataclass
@@ -370,7 +392,7 @@ def _strike(a: int, t: int, acts: np.ndarray, pair: tuple[Fighter, Fighter], fig
 
 
 def _tally(fighters: list[Fighter], fights: Fights, rounds: np.ndarray, names: list[str], side: np.ndarray,
-           damage: np.ndarray, counts: dict, n: int) -> dict[str, Any]:
+           damage: np.ndarray | None, counts: dict, n: int) -> dict[str, Any]:
     codes = [fights.statuses(i, f) for i, f in enumerate(fighters)]
     up = np.array([np.any([(codes[i] == 5) | (codes[i] == 6) for i in range(len(fighters)) if side[i] == s], axis=0)
                    for s in range(len(names))])
@@ -381,7 +403,7 @@ def _tally(fighters: list[Fighter], fights: Fights, rounds: np.ndarray, names: l
     draws = n - sum(wins.values())
     lengths = np.bincount(rounds, minlength=1)
     details = {key: value for key, value in counts.items() if value}
-    for s, name in enumerate(names):
+    for s, name in enumerate(names if damage is not None else ()):
         for j, loc in enumerate(LOCATIONS):
             total = damage[side == s, j].sum()
             if total:

@@ -22,10 +22,15 @@ from service.sim.engines.war_and_combat.figures import (
 )
 
 
+SUMS = {count: np.indices((6,) * count).sum(axis=0).ravel() + count for count in (1, 2, 3)}  # every roll once
+
+
 def d6(rng: np.random.Generator, m: int, count: int, sides: int = 6) -> np.ndarray:
-    """`m` sums of `count` dice."""
+    """`m` sums of `count` dice (up to three d6: one draw among the 6**count equally likely rolls)."""
     if not count:
         return np.zeros(m, np.int64)
+    if sides == 6 and count in SUMS:
+        return SUMS[count][rng.integers(0, 6 ** count, size=m)]
     return rng.integers(1, sides + 1, size=(m, count)).sum(axis=1)
 
 

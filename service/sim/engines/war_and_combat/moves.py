@@ -121,14 +121,15 @@ def walk(p: Play, plans: Plans, order: np.ndarray, first: bool, skip: np.ndarray
     side ahead costing 1 (and turning him), any other 2; stopping at an occupied hex, and in the movement
     phase on entering a hex a foe threatens. `skip` (T, n): who does not move this phase."""
     s = p.fights
-    size, n = s.size, p.f.n
-    if not (plans.length > plans.done).any():
+    n = p.f.n
+    moving = (plans.length > plans.done) & ~skip & ~s.out & ~s.stunned
+    fights = np.flatnonzero(moving.any(axis=1))
+    if not fights.size:
         return
     for k in range(n):
-        who = order[:, k]
-        rows = np.arange(size)
-        on = (plans.length[rows, who] > plans.done[rows, who]) & ~skip[rows, who] & ~s.out[rows, who] \
-            & ~s.stunned[rows, who]
+        who = order[fights, k]
+        rows = fights
+        on = moving[rows, who]
         rows, who = rows[on], who[on]
         if not rows.size:
             continue
@@ -158,7 +159,7 @@ def walk(p: Play, plans: Plans, order: np.ndarray, first: bool, skip: np.ndarray
                 break
 
 
-def engage(p: Play, plans: Plans, order: np.ndarray) -> np.ndarray:
+def engage(p: Play, plans: Plans, gaps: np.ndarray) -> np.ndarray:
     """moves.engagement_groups' pairs (T, n): each fighter who declared, can act and has his target in reach
     pairs with him, else with the first foe threatening his hex; -1 for none."""
     s, f = p.fights, p.f
@@ -166,7 +167,7 @@ def engage(p: Play, plans: Plans, order: np.ndarray) -> np.ndarray:
     rows = np.arange(size)[:, None]
     everyone = np.arange(n)[None, :]
     t = np.maximum(plans.target, 0)
-    near = (plans.target >= 0) & ~s.out[rows, t] & (s.gaps()[rows, everyone, t] <= f.reach[None, :])
+    near = (plans.target >= 0) & ~s.out[rows, t] & (gaps[rows, everyone, t] <= f.reach[None, :])
     partner = np.where(near, plans.target, -1)
     able = (plans.target >= 0) & s.can_act(slice(None), slice(None))
     left = able & ~near
