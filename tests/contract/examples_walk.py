@@ -18,6 +18,7 @@ from celery.contrib.testing.worker import start_worker
 from service.app import create_app
 from service.config import Config
 from service.jobs.wiring import jobs_of
+from service.rules import registry
 from service.spec import spec_dict
 
 ORDER = ("createEncounter", "setClientSeed", "getEncounter", "listCombatants", "addCombatant", "getCombatant",
@@ -42,13 +43,36 @@ def running_app(tmp: Path) -> Iterator[Any]:
             jobs.stop_embedded()
 
 
+SAME = {"resolveEncounterRound": "resolveSegment", "resolveEncounterSegment": "resolveSegment",
+        "undoEncounterRound": "undoSegment", "undoEncounterSegment": "undoSegment"}
+
+
+def generic(name: str) -> tuple[str, str]:
+    """(ruleset prefix, the shared operation's name) of a ruleset's own encounter operation
+    (`smotingResolveEncounterRound` -> ("smoting", "resolveSegment")); ("", name) for any other."""
+    for ruleset in registry.all_rulesets():
+        prefix = ruleset.package.split("_")[0] + "".join(p.title() for p in ruleset.package.split("_")[1:])
+        rest = name[len(prefix):]
+        if name.startswith(prefix) and rest[:1].isupper():
+            rest = rest[:1].lower() + rest[1:]
+            rest = SAME.get(rest, rest)
+            if rest in ORDER:
+                return prefix, rest
+    return "", name
+
+
 def operations(spec: dict) -> list[tuple[str, str, dict]]:
-    """(method, path, operation) in walk order."""
+    """(method, path, operation) in walk order: operations outside ORDER first, then ORDER on the shared
+    paths, then ORDER on each ruleset's own."""
     found = {op["operationId"]: (method, path, {**op, "parameters": item.get("parameters", []) + op.get("parameters", [])})
              for path, item in spec["paths"].items()
              for method, op in item.items() if isinstance(op, dict) and "operationId" in op}
-    first = [entry for name, entry in found.items() if name not in ORDER]
-    return first + [found[name] for name in ORDER if name in found]
+    first = [entry for name, entry in found.items() if generic(name)[1] not in ORDER]
+    by_prefix: dict[str, dict[str, tuple]] = {}
+    for name, entry in found.items():
+        prefix, shared = generic(name)
+        by_prefix.setdefault(prefix, {})[shared] = entry
+    return first + [group[name] for _, group in sorted(by_prefix.items()) for name in ORDER if name in group]
 
 
 def walk(app: Any) -> list[dict]:

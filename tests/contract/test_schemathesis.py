@@ -14,7 +14,12 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from service.app import create_app
 from tests.app_config import isolated_config
 
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(isolated_config()))
+# Each ruleset's own encounter operations are the same views over its own schemas: schemathesis runs every
+# ruleset's `POST /v1/{ruleset}/encounters` (the body most particular to a ruleset) but the operations on an
+# existing encounter of smoting's alone, which keeps the suite's budget (tests/integration/
+# test_typed_encounters.py walks every ruleset's through the lifecycle).
+schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(isolated_config())).exclude(
+    path_regex=r"^/v1/(?!smoting/)[a-z-]+/encounters/")
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 
 

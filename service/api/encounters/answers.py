@@ -12,19 +12,19 @@ def etag(encounter: Encounter) -> dict[str, str]:
     return {"ETag": f'"{encounter.version}"'}
 
 
-def links(encounter_id: str) -> dict[str, str]:
-    """The URLs of an encounter and its sub-resources."""
-    base = f"/v1/encounters/{encounter_id}"
+def links(encounter_id: str, base: str = "/v1/encounters", steps: str = "segments") -> dict[str, str]:
+    """The URLs of an encounter and its sub-resources under `base` (its steps under `steps`)."""
+    base = f"{base}/{encounter_id}"
     return {"self": base, **{name: f"{base}/{name}" for name in
-                             ("combatants", "declarations", "segments", "events", "undo", "stream", "audit",
+                             ("combatants", "declarations", steps, "events", "undo", "stream", "audit",
                               "dice")}}
 
 
-def encounter_view(encounter: Encounter) -> dict[str, Any]:
-    """An encounter as the API answers it."""
+def encounter_view(encounter: Encounter, base: str = "/v1/encounters", steps: str = "segments") -> dict[str, Any]:
+    """An encounter as the API answers it (its links under `base`)."""
     return {"id": encounter.id, "ruleset": encounter.ruleset, "version": encounter.version,
             "segment": encounter.segment, "state": encounter.state, "declarations": encounter.declarations,
-            "dice": public_dice(encounter.dice), "links": links(encounter.id)}
+            "dice": public_dice(encounter.dice), "links": links(encounter.id, base, steps)}
 
 
 def step_dice(segment: Segment) -> dict[str, Any]:

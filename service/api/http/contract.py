@@ -35,8 +35,9 @@ SHARED_TAGS = {
     SERVICE: "The service itself: liveness, readiness, Prometheus metrics and the public keys that check "
              "signed rolls.",
     "rulesets": "Rulesets and their tables, as data.",
-    "encounters": "Encounters kept between requests: combatants, declarations, steps, events, undo and a "
-                  "live event stream.",
+    "encounters": "Deprecated: encounters of every ruleset on one set of paths, their payloads an untagged "
+                  "union of every ruleset's shapes. Each ruleset's tag has the same operations typed for it "
+                  "(`/v1/{ruleset}/encounters`).",
     "simulations": "Monte Carlo simulation of whole fights, as jobs.",
 }
 

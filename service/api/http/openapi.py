@@ -92,6 +92,10 @@ class RefereeConverter(OpenAPIConverter):
         JSON Schema's `default` (openapi-typescript turns every property with a `default` into a required
         one, so clients would have to send what the server already assumes)."""
         prop = super().field2property(field)
+        documents = getattr(field, "documents", None)  # a payload taken as sent, documented as its schema
+        if documents is not None:
+            prop = {key: value for key, value in prop.items() if key != "type"}
+            prop.update(self.resolve_nested_schema(documents))
         inner = getattr(field, "schema", None)  # a custom field naming its object schema in a `oneOf` $ref
         if isinstance(inner, Schema) and "oneOf" in prop and not isinstance(field, fields.Nested):
             self.resolve_nested_schema(type(inner))  # registers the component the $ref points at

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Mapping
 
-from marshmallow import INCLUDE, Schema, ValidationError, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 from service.api.http.openapi import schema_description
 from service.api.kit.packages import declared
@@ -46,6 +46,29 @@ class PayloadSchema(Schema):
         if len(refs) == 1:
             return {"description": description, **refs[0]}
         return {"type": "object", "description": description, "anyOf": refs}
+
+
+class RulesetPayload(fields.Field):
+    """One ruleset's object (a combatant, a state, ...), documented as that ruleset's schema (`documents`)
+    but taken and answered as it is: the view loads it through the ruleset's schema once the encounter is
+    known (`load_payload`), and an answer is what the engine built."""
+
+    def __init__(self, documents: type[Schema], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.documents = documents
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Not a valid mapping type.")
+        return value
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+def ruleset_schema(package: str, kind: str) -> type[Schema] | None:
+    """The ruleset's schema class for payload `kind` (None when it has none)."""
+    return _schemas(package).get(kind)
 
 
 class RulesetIds(validate.OneOf):
