@@ -23,6 +23,8 @@ Every ruleset's package `service.api.<ruleset>` has the same layout (tests/test_
     state.py          the encounter format (`SCHEMAS`: combatant, declaration, options, state, sim_options)
     events.py         `EVENT_SCHEMAS`: event type -> schema, each on `kit.events.RulesetEventSchema`
     steps.py          the stateless step (a round or Combat Segment sent whole)
+    encounters.py     its encounters, typed (`/v1/<ruleset>/encounters`): its request examples and one call
+                      to `encounters.typed.encounter_blueprint`
 """
 from __future__ import annotations
 
