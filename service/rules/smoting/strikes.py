@@ -24,6 +24,20 @@ def attack_dice(board: Board, who: str, target: str, distance: int) -> int:
     return max(n, o["min_attack_dice"])
 
 
+def _base_pool(me: Mapping[str, Any], them: Mapping[str, Any], extra: int) -> int:
+    """The damage dice before a block, by the calculators' own rule (a small weapon in close: 2 dice less)."""
+    close_small = me["status"] == "in_close" and me["weapon"]["size"] == "small"
+    return dmg.base_pool(me["weapon"]["damage_dice"], me["attributes"]["str"], extra, -2 * close_small,
+                         them["armor_resist"])
+
+
+def _block(board: Board, target: str, successes: int | None) -> dmg.Block | None:
+    """The block a blow meets (RULINGS 22: its successes and the shield's factor come off the dice)."""
+    if successes is None or target in board.surprised:
+        return None
+    return dmg.Block(pool=successes, factor=(board.fighters[target]["shield"] or {}).get("block_factor", 0))
+
+
 def _defence(board: Board, target: str, kind: str, declared: Mapping[str, Any], attacker_speed_gap: bool,
              missile: str) -> int | None:
     """The defence successes applied (None: no defence): a live pool of the declared type, else a fresh
@@ -68,12 +82,9 @@ def strike(board: Board, who: str, target: str, distance: int, declared: Mapping
     if them["flags"]["ooa"]:
         _finish_off(board, target)
         return
-    pool = (me["weapon"]["damage_dice"] + me["attributes"]["str"] + 2 * (net - 1) - them["armor_resist"]
-            - 2 * (me["status"] == "in_close" and me["weapon"]["size"] == "small"))
-    if block is not None and target not in board.surprised:
-        pool -= block + (them["shield"] or {}).get("block_factor", 0)
-    faces, damage = board.pool("damage", max(pool, 0), who)
-    board.emit("damage_rolled", combatant=who, target=target, dice=max(pool, 0), faces=faces, damage=damage)
+    pool = dmg.dice_rolled(_base_pool(me, them, net - 1), _block(board, target, block), block or 0)
+    faces, damage = board.pool("damage", pool, who)
+    board.emit("damage_rolled", combatant=who, target=target, dice=pool, faces=faces, damage=damage)
     damage -= _soak(board, target, damage, declared)
     land(board, who, target, damage)
 

@@ -1,6 +1,7 @@
 """RULINGS 22: /damage's `pool` is the damage dice actually rolled, after Armor Resist, the block's successes
 and the shield factor, the same number as /attack's `roll.damage_pool`. The ruling's example: 4 dice + 2 extras
-= 8, Armor Resist 1 -> 7, a live block of 2 successes with factor 1 -> 4."""
+= 8, Armor Resist 1 -> 7, a live block of 2 successes with factor 1 -> 4; the round resolver throws as many
+dice for the same blow (both through service.rules.smoting.damage)."""
 from __future__ import annotations
 
 from service.rules.smoting import damage
@@ -39,3 +40,25 @@ def test_a_fresh_block_roll_comes_off_once_rolled(client):
 def test_a_block_beyond_the_pool_leaves_no_dice(client):
     landed = post(client, "damage", {**BLOW, "block": {"pool": 9, "factor": 1}})
     assert landed["pool"] == 0 and landed["probabilities_exact"]["no_damage"] == "1/1"
+
+
+def test_the_round_resolver_rolls_as_many_dice_for_the_same_blow(client):
+    """Georeg (4 damage dice, STR 0) lands 2 extra successes on Ginat (Armour Resist 1, a live block pool of
+    2, shield factor 1): the resolver's `damage_rolled` throws 4 dice, as /damage's `pool` says."""
+    state = {"round": 0, "zones": [{"id": "field", "adjacent": []}], "combatants": [
+        {"id": "georeg", "side": "heroes", "physical_rank": 4, "mental_rank": 4, "attributes": {"str": 0},
+         "xposures": {"attack": 5}, "weapon": {"damage_dice": 4, "speed": 4}, "zone": "field"},
+        {"id": "ginat", "side": "giants", "physical_rank": 6, "mental_rank": 3, "armor_resist": 1,
+         "shield": {"block_factor": 1}, "defence_pool": {"type": "block", "successes": 2}, "zone": "field"}]}
+    rolls = [{"combatant": "georeg", "role": "action", "faces": [6, 1, 1, 2]},
+             {"combatant": "ginat", "role": "action", "faces": [1, 1, 1, 5]},
+             {"role": "closing", "faces": [1]},
+             {"combatant": "georeg", "role": "attack", "faces": GEOREG},
+             {"combatant": "georeg", "role": "damage", "faces": [1, 1, 1, 1]}]
+    declarations = [{"combatant": "georeg", "action": "attack", "target": "ginat"},
+                    {"combatant": "ginat", "action": "idle", "defence": "block"}]
+    events = post(client, "rounds/resolve", {"state": state, "declarations": declarations, "rolls": rolls})["events"]
+    hit = next(e for e in events if e["type"] == "hit")
+    thrown = next(e for e in events if e["type"] == "damage_rolled")
+    landed = post(client, "damage", {**BLOW, "extra_successes": hit["extra_successes"]})
+    assert hit["extra_successes"] == 2 and thrown["dice"] == landed["pool"] == 4
