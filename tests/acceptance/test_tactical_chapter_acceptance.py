@@ -496,7 +496,7 @@ def test_body_check_declared_in_a_segment_f39_f40_and_reproduces(client):
         {"combatant": "bob", "action": "defend", "target": "ann", "dice": {"initiative": 1, "d100": [100] * 6}}]}
     first, second = resolve(client, {**request, "seed": 1}), resolve(client, {**request, "seed": 2})
     assert first["events"] == second["events"]
-    checked = of_type(first, "body-check")[0]
+    checked = of_type(first, "body_check")[0]
     assert checked["av"] == 2 + 16 + 2 + prog(2) + 8 and checked["dv"] == 1 + 13 + 0
     assert checked["outcome"] == "defender-bounced" and checked["bounce_feet"] == 8 + (16 - 13)
 

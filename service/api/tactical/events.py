@@ -45,7 +45,7 @@ class ArmorAfterSchema(Schema):
 
 
 EVENT_SCHEMAS = {
-    "segment-began": _event("segment-began", "A new Combat Segment started."),
+    "segment_began": _event("segment_began", "A new Combat Segment started."),
     "surprise": _event("surprise", "An aggressor's Surprise met a target's check (seed \"Surprise!!\").",
                        aggressor=_text("Combatant id springing the surprise."),
                        target=_text("Combatant id surprised."),
@@ -87,7 +87,7 @@ EVENT_SCHEMAS = {
                    armor_after=_d(fields.List, "The defender's armor layers after the blow.",
                                   fields.Nested(ArmorAfterSchema), required=True),
                    trace=_TRACE),
-    "body-check": _event("body-check", "A body check, side-swipe or tackle: the contested roll (F39) and who was "
+    "body_check": _event("body_check", "A body check, side-swipe or tackle: the contested roll (F39) and who was "
                                        "bounced how far (F40).",
                          attacker=_text("Combatant id who made it."),
                          defender=_text("Combatant id it was made on."),
@@ -112,9 +112,9 @@ EVENT_SCHEMAS = {
                      stun_penalty=_int("Stun penalty now in force (0: none).")),
     "task": _event("task", "One action spent on an `other` task.", combatant=_ID, task=_text("The task."),
                    left=_int("Actions still needed (0: done).")),
-    "action-lost": _event("action-lost", "A declared action could not be carried out, and why.",
+    "action_lost": _event("action_lost", "A declared action could not be carried out, and why.",
                           combatant=_ID, reason=_text("Why the action was lost.")),
-    "segment-ended": _event("segment-ended", "The CS ended: who still stands, and the upkeep done (pain and "
+    "segment_ended": _event("segment_ended", "The CS ended: who still stands, and the upkeep done (pain and "
                                              "surprise waning).",
                             standing=_d(fields.List, "Ids still standing.", fields.String(), required=True),
                             trace=_TRACE),

@@ -41,7 +41,8 @@ class SegmentResolveRequestSchema(Schema):
 class SegmentResolvedSchema(Schema):
     """One Combat Segment resolved: its events and the state after it."""
 
-    events = event_field(required=True)
+    events = event_field("tactical", required=True, metadata={"description": "What happened, in order; `seq` "
+                                                                           "numbers them from 1 in the answer."})
     state = _state(required=True)
     seed = fields.Integer(required=True, metadata={"description": "The seed the segment was resolved with."})
 
@@ -61,4 +62,5 @@ def resolve(body: dict) -> dict:
     """Resolve one segment of the encounter in the body (seed "The Order of Play each CS")."""
     seed = fresh_seed() if body["seed"] is None else body["seed"]
     segment = resolve_once("tactical", body["state"], body["declarations"], seed, ("state",))
-    return {"events": segment.events, "state": segment.state, "seed": seed}
+    events = [{**event, "seq": number} for number, event in enumerate(segment.events, 1)]
+    return {"events": events, "state": segment.state, "seed": seed}

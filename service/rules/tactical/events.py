@@ -72,7 +72,7 @@ def _plain_subclass(value: Any) -> Any:
 class SegmentBegan(Event):
     """A new CS started (its number counts from 1)."""
 
-    kind: ClassVar[str] = "segment-began"
+    kind: ClassVar[str] = "segment_began"
     segment: int
 
 
@@ -162,7 +162,7 @@ class BlowLanded(Event):
 class BodyChecked(Event):
     """A body check, side-swipe or tackle: the contested roll (F39) and who was bounced how far (F40)."""
 
-    kind: ClassVar[str] = "body-check"
+    kind: ClassVar[str] = "body_check"
     attacker: str
     defender: str
     maneuver: str
@@ -217,7 +217,7 @@ class TaskWorked(Event):
 class ActionLost(Event):
     """A declared action could not be carried out, and why."""
 
-    kind: ClassVar[str] = "action-lost"
+    kind: ClassVar[str] = "action_lost"
     combatant: str
     reason: str
 
@@ -226,7 +226,7 @@ class ActionLost(Event):
 class SegmentEnded(Event):
     """The CS ended: who still stands, and the upkeep done (pain and surprise waning)."""
 
-    kind: ClassVar[str] = "segment-ended"
+    kind: ClassVar[str] = "segment_ended"
     segment: int
     standing: tuple[str, ...]
     trace: tuple[Step, ...]

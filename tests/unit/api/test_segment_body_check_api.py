@@ -24,7 +24,7 @@ def test_the_declaration_matches_the_calculator(client):
     response = resolve(client, {"kind": "body-check", "str_mod": 2}, [1], [100, 100])
     assert response.status_code == 200, response.get_json()
     events = response.get_json()["events"]
-    checked = next(e for e in events if e["type"] == "body-check")
+    checked = next(e for e in events if e["type"] == "body_check")
     assert (checked["av"], checked["dv"], checked["attacker_chance"], checked["defender_chance"]) == (
         calculated["attacker_av"], calculated["defender_dv"], calculated["attacker_chance"],
         calculated["defender_chance"])

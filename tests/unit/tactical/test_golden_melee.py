@@ -51,7 +51,7 @@ def test_segment_one_by_hand():
     footing = [e for e in first if e["type"] == "check" and e["combatant"] == "bandit-1"][0]
     assert (footing["dv"], footing["chance"]) == (28, 30)
     # Knocked back out of reach, the squire and bandit-1 lose their attacks this CS.
-    assert {e["combatant"] for e in first if e["type"] == "action-lost"} == {"squire", "bandit-1"}
+    assert {e["combatant"] for e in first if e["type"] == "action_lost"} == {"squire", "bandit-1"}
 
 
 def test_six_segments_match_the_golden_log():

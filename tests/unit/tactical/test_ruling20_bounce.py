@@ -58,7 +58,7 @@ def segment(target_sta: int, moving: bool, ann_d100: list[int], bob_d100: list[i
                     {"combatant": "bob", "target": "ann", **bob_action, "dice": {"initiative": 1, "d100": bob_d100}}]
     state = EncounterState.from_dict({"combatants": people, "options": {"reprisals": False}})
     result = resolve_segment(state, declarations, random.Random(1))
-    return next(e for e in result.events if e["type"] == "body-check")
+    return next(e for e in result.events if e["type"] == "body_check")
 
 
 @pytest.mark.parametrize(("sta", "moving", "target_feet", "attacker_feet"), EXAMPLES)

@@ -136,7 +136,7 @@ def test_surprise_overwhelms_and_holds_the_target():
     sprung = types(result, "surprise")[0]
     assert (sprung["outcome"], sprung["duration_cs"], sprung["penalty"]) == ("overwhelmed", 2, 15)
     assert types(result, "attack")[0]["dv"] == 30 - 15  # the F6 penalty comes off b's parry
-    assert any(e["combatant"] == "b" and "surprise" in e["reason"] for e in types(result, "action-lost"))
+    assert any(e["combatant"] == "b" and "surprise" in e["reason"] for e in types(result, "action_lost"))
     held = result.state.get("b").surprise
     assert (held.state, held.cs_left, held.penalty) == ("overwhelmed", 2, 15)
 
@@ -221,7 +221,7 @@ def test_a_declared_target_who_fell_earlier_this_cs_costs_the_action():
     result = three_way("declared", d100=[20, 20])  # 7 wounds; b1 fails his footing and his P-RES
     assert result.state.get("b1").status == "unconscious"
     assert [a["defender"] for a in types(result, "attack")] == ["b1"]
-    assert types(result, "action-lost")[0]["reason"] == "b1 fell before the blow"
+    assert types(result, "action_lost")[0]["reason"] == "b1 fell before the blow"
 
 
 def test_a_foe_down_when_the_cs_began_may_be_struck_on_purpose():

@@ -43,7 +43,7 @@ def events(result, kind):
 
 def test_the_chapters_numbers_av_31_against_a_stand_of_14_and_an_11_ft_bounce():
     result = play(bob_d100=(100, 1))  # Ann succeeds, Bob fails, then Bob keeps his feet (1)
-    checked = events(result, "body-check")[0]
+    checked = events(result, "body_check")[0]
     # 2 + 16 + 2, + progressive(2 layers) = 3, + 8 mph
     assert (checked["av"], checked["dv"], checked["defence"]) == (31, 14, "stand")
     assert (checked["attacker_chance"], checked["defender_chance"]) == (chance(31, 14, "ratio"),
@@ -65,7 +65,7 @@ def test_a_lost_footing_is_a_fall():
 
 def test_standing_by_the_larger_margin_bounces_the_attacker():
     result = play(ann_d100=(60,), bob_d100=(1,), bob=bob(attributes={"STR": 12, "mSTA": 20}))
-    checked = events(result, "body-check")[0]
+    checked = events(result, "body_check")[0]
     assert checked["dv"] == 1 + 20 and checked["outcome"] == "attacker-bounced"
     # RULINGS 20: Bob stood still, so Ann flies her own 8 mph + the 4 points of mSTA he has over her
     assert (checked["bounced"], checked["bounce_feet"]) == ("ann", 8 + 20 - 16)
@@ -74,7 +74,7 @@ def test_standing_by_the_larger_margin_bounces_the_attacker():
 
 def test_both_failing_stops_both_where_they_met():
     result = play(ann_d100=(100,), bob_d100=(100,))
-    assert events(result, "body-check")[0]["outcome"] == "both-stop"
+    assert events(result, "body_check")[0]["outcome"] == "both-stop"
     assert result.state.get("bob").x == 20
 
 
@@ -82,7 +82,7 @@ def test_a_dodge_gets_the_sta_bonus_and_costs_the_attacker_his_footing():
     # Dodge 20 + (16 - 13) = 23 beats the stand of 14; Ann then checks AGL 12 against the footing DV 29.
     result = play(ann_d100=(90, 100), bob_d100=(1,), bob=bob(dodge_dv=20), options={"reprisals": True},
                   bob_declares={"reprisal": "none"})
-    checked = events(result, "body-check")[0]
+    checked = events(result, "body_check")[0]
     assert (checked["defence"], checked["dv"], checked["outcome"]) == ("dodge", 23, "dodged")
     footing = [(c["combatant"], c["dv"], c["succeeded"]) for c in events(result, "check")]
     assert footing == [("ann", 29, False)]
@@ -99,7 +99,7 @@ def test_the_target_who_stood_it_takes_a_reprisal_the_attacker_cannot_dodge():
 
 def test_a_tackle_at_full_speed_bears_the_target_down():
     result = play(body_check={"kind": "tackle", "str_mod": 2}, ann_d100=(1,), bob_d100=(100,))
-    checked = events(result, "body-check")[0]
+    checked = events(result, "body_check")[0]
     assert (checked["maneuver"], checked["av"], checked["dv"]) == ("tackle", 20 + 8, 14)  # no armor/shield
     assert checked["outcome"] == "borne-down"
     assert [(e["combatant"], e["status"]) for e in events(result, "status")] == [("bob", "fell")]
@@ -107,15 +107,15 @@ def test_a_tackle_at_full_speed_bears_the_target_down():
 
 def test_a_tackle_needs_full_speed_and_a_body_check_needs_contact():
     slow = play(body_check={"kind": "tackle"}, ann=ann(position={"x": 15.5, "y": 0}))
-    assert events(slow, "body-check") == [] and "full speed" in events(slow, "action-lost")[0]["reason"]
+    assert events(slow, "body_check") == [] and "full speed" in events(slow, "action_lost")[0]["reason"]
     standing = play(body_check={"kind": "side-swipe"}, ann=ann(speed_mph=0))
-    assert events(standing, "body-check") == []
-    assert "out of reach" in events(standing, "action-lost")[0]["reason"]
+    assert events(standing, "body_check") == []
+    assert "out of reach" in events(standing, "action_lost")[0]["reason"]
 
 
 def test_a_side_swipe_adds_the_shield_size():
     result = play(body_check={"kind": "side-swipe", "str_mod": 2, "shield_size": 3})
-    assert events(result, "body-check")[0]["av"] == 31 + 3
+    assert events(result, "body_check")[0]["av"] == 31 + 3
 
 
 def test_body_check_fields_are_checked_with_their_path():
