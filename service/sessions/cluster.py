@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from redis import Redis
 from redis.cluster import ClusterNode, RedisCluster
 from redis.exceptions import (AskError, ClusterDownError, ConnectionError, MovedError, RedisClusterException,
-                              RedisError, TimeoutError, TryAgainError)
+                              NoScriptError, RedisError, TimeoutError, TryAgainError)
 
 log = logging.getLogger("referee.redis")
 
@@ -153,7 +153,8 @@ class Durable:
         self._lonely: dict[str, float] = {}
 
     def run(self, script: Any, keys: Sequence[str], args: Sequence[Any]) -> Any:
-        """`script(keys, args)` answered once a replica holds it (see the class)."""
+        """`script` (a redis-py Script: `sha`, `script`) on `keys` and `args`, answered once a replica holds
+        it (see the class)."""
         target, asking = None, False
         for attempt in range(4):
             node = target or self.cluster.get_node_from_key(keys[0])
@@ -170,6 +171,9 @@ class Durable:
             except TryAgainError as error:
                 time.sleep(0.05 * (attempt + 1))
                 last = error
+            except NoScriptError as error:  # this node has not seen the script (e.g. a replica just promoted)
+                (node.redis_connection or self.cluster.get_redis_connection(node)).script_load(script.script)
+                last = error
             except (ConnectionError, TimeoutError):
                 self._refresh()  # the primary is gone: let the cluster client learn who serves its slots
                 raise
@@ -181,7 +185,7 @@ class Durable:
         with client.pipeline(transaction=False) as pipe:
             if asking:
                 pipe.execute_command("ASKING")
-            script(keys=keys, args=args, client=pipe)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)  # no SCRIPT EXISTS first: NOSCRIPT loads it
             if wait:
                 pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
             answers = pipe.execute()

@@ -39,11 +39,13 @@ class Report:
     lost: int = 0
     statuses: Counter = field(default_factory=Counter)
     during_switch: Counter = field(default_factory=Counter)  # answers between the kill and the first write back
-    recovery_seconds: float | None = None
+    recovery_seconds: float | None = None  # from the kill to the first write on its shard after one failed
+    failed_at: float | None = None  # when a write on the killed shard first failed after the kill
     promoted_seconds: float | None = None
     streams_complete: int = 0
     streams: int = 0
     victim_encounters: int = 0
+    readyz: Counter = field(default_factory=Counter)  # (status, its `redis` check) from the kill to the end
 
     def lines(self, title: str) -> list[str]:
         return [f"{title}:",
@@ -52,8 +54,12 @@ class Report:
                 f"{dict(sorted(self.during_switch.items()))} (500s: {self.statuses.get(500, 0)})",
                 f"  writes on the killed shard succeed again {self.recovery_seconds:.1f} s after the kill "
                 f"(replica promoted, cluster_state:ok after {self.promoted_seconds:.1f} s)"
-                if self.recovery_seconds is not None else "  writes on the killed shard never came back",
-                f"  stream readers with every event at the end: {self.streams_complete} of {self.streams}"]
+                if self.recovery_seconds is not None else "  no write on the killed shard failed" if self.failed_at is None
+                else "  writes on the killed shard never came back",
+                f"  answered 412 after a 503: {self.statuses.get(412, 0)} (the write had been applied; the "
+                "writer read the version again, nothing lost)",
+                f"  stream readers with every event at the end: {self.streams_complete} of {self.streams}",
+                f"  /readyz meanwhile: {dict(self.readyz)}"]
 
 
 class Writer(threading.Thread):
@@ -73,6 +79,7 @@ class Writer(threading.Thread):
             if self.stop.is_set():
                 return
             base = self.urls[turn % len(self.urls)]
+            sent = time.monotonic()
             try:
                 answer = self.session.post(base + path + "/segments", json={"seed": turn, "declarations": []},
                                            headers={**auth, "If-Match": f'"{self.version}"'}, timeout=10)
@@ -82,7 +89,7 @@ class Writer(threading.Thread):
             self._count(status)
             if status == 201:
                 self.version = self.acknowledged = int(answer.json()["version"])
-                self._recovered()
+                self._recovered(sent)
             elif status != 0 and status != 503 and status != 201:
                 self._reread(base, path, auth)
             else:
@@ -111,11 +118,16 @@ class Writer(threading.Thread):
                 self.report.acknowledged += 1
             if self.killed and self.report.recovery_seconds is None and self.on_victim:
                 self.report.during_switch[status] += 1
+                if status != 201 and self.report.failed_at is None:
+                    self.report.failed_at = time.monotonic()
 
-    def _recovered(self) -> None:
+    def _recovered(self, sent: float) -> None:
+        """A write sent after the shard's first failure succeeded (one answered before the kill but counted
+        late by a slow thread does not count)."""
         if self.killed and self.on_victim:
             with self.lock:
-                if self.report.recovery_seconds is None:
+                failed_at = self.report.failed_at
+                if self.report.recovery_seconds is None and failed_at is not None and sent > failed_at:
                     self.report.recovery_seconds = time.monotonic() - self.killed[0]
 
 
@@ -143,6 +155,18 @@ class Reader(threading.Thread):
             except requests.RequestException:
                 pass
             time.sleep(0.2)
+
+
+def _probe_readiness(url: str, report: Report, stop: threading.Event) -> None:
+    """What /readyz answers, every 0.25 s until `stop`."""
+    while not stop.is_set():
+        try:
+            answer = requests.get(url + "/readyz", timeout=5)
+            checks = answer.json().get("checks", {})
+            report.readyz[f"{answer.status_code} {checks.get('redis')}"] += 1
+        except (requests.RequestException, ValueError):
+            report.readyz["no answer"] += 1
+        time.sleep(0.25)
 
 
 def owner(stack: Stack, encounter: dict) -> int:
@@ -189,6 +213,8 @@ def run(stack: Stack, encounters: int = 12, readers: int = 4, warmup: float = 2.
     time.sleep(warmup)
     stack.cluster.kill(victim)
     killed.append(time.monotonic())
+    probe = threading.Thread(target=_probe_readiness, args=(stack.urls[0], report, stop), daemon=True)
+    probe.start()
     try:
         stack.cluster.wait_promoted(replica, 30)
         report.promoted_seconds = time.monotonic() - killed[0]
@@ -289,7 +315,8 @@ def main() -> None:
     options = parser.parse_args()
     for replicas in ("1", "0"):
         with tempfile.TemporaryDirectory(prefix="referee-failover-") as tmp:
-            stack = start_stack(Path(tmp), REFEREE_REDIS_WAIT_REPLICAS=replicas)
+            stack = start_stack(Path(tmp), REFEREE_REDIS_WAIT_REPLICAS=replicas,
+                                REFEREE_READINESS_CACHE_SECONDS="0.25")  # /readyz seen within the switch
             try:
                 load = throughput(stack)
                 print(f"steps through 2 API nodes with REFEREE_REDIS_WAIT_REPLICAS={replicas}: {load}", flush=True)

@@ -92,19 +92,19 @@ class Cluster:
         node.process.wait()
 
     def restart(self, node: Node, timeout: float = 30.0) -> None:
-        """Start a killed node again on its port and folder: it rejoins as a replica of its successor."""
+        """Start a killed node again on its port and folder (it keeps its identity: a former primary whose
+        replica took over rejoins as that one's replica); return once it answers and the cluster is ok."""
         node.process = subprocess.Popen(node.command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                info = node.client().info("replication")
-                if info.get("role") == "slave" and info.get("master_link_status") == "up":
-                    self.wait_ok(max(deadline - time.monotonic(), 0.1))
-                    return
-            except Exception:  # noqa: BLE001 - still starting
-                pass
+        while _role(node) == "down":
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{node.address} did not start again")
             time.sleep(0.05)
-        raise TimeoutError(f"{node.address} did not rejoin as a replica")
+        self.wait_ok(max(deadline - time.monotonic(), 0.1))
+
+    def wait_synced(self, timeout: float = 30.0) -> None:
+        """Until every replica's link to its primary is up (a restarted replica has finished its sync)."""
+        _wait_replicas_synced(self, timeout)
 
     def wait_promoted(self, replica: Node, timeout: float = 30.0) -> None:
         """Until `replica` serves as a primary and every live node says the cluster is ok again."""
@@ -212,7 +212,7 @@ def start_cluster(workdir: Path) -> Cluster:
 def _wait_replicas_synced(cluster: Cluster, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        links = [node.client().info("replication") for node in cluster.nodes]
+        links = [node.client().info("replication") for node in cluster.nodes if node.process.poll() is None]
         replicas = [info for info in links if info.get("role") == "slave"]
         if len(replicas) == 3 and all(info.get("master_link_status") == "up" for info in replicas):
             return

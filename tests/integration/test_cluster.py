@@ -13,6 +13,7 @@ redis-tools (`.ci/run` installs them).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -44,7 +45,7 @@ DUEL = {"ruleset": "tactical", "seed": 11, "matchup": matchup([fighter("a", 55, 
 def stack(tmp_path_factory):
     stack = start_stack(tmp_path_factory.mktemp("cluster"), REFEREE_SSE_MAX_SECONDS="30",
                         REFEREE_SSE_HEARTBEAT_SECONDS="1", REFEREE_STREAMS_PER_CLIENT="200",
-                        REFEREE_STREAMS_PER_ENCOUNTER="3")
+                        REFEREE_STREAMS_PER_ENCOUNTER="3", REFEREE_READINESS_CACHE_SECONDS="0.25")
     yield stack
     stack.close()
 
@@ -187,7 +188,35 @@ def test_a_primary_killed_under_writes_and_streams_loses_no_acknowledged_write(s
     print("\n".join(report.lines("failover")))
     victim = next(node for node in stack.cluster.nodes if node.process.poll() is not None)
     stack.cluster.restart(victim)  # it rejoins as a replica: the cluster is whole again
+    stack.cluster.wait_synced()
     assert report.lost == 0 and report.statuses.get(500, 0) == 0, report
-    assert report.recovery_seconds is not None and report.recovery_seconds < 15, report
+    assert (report.recovery_seconds or 0) < 15 and (report.recovery_seconds is not None or report.failed_at is None), report
     assert set(report.statuses) <= {201, 503, 0, 412}, report
     assert report.streams_complete == report.streams, report
+
+
+def test_slots_without_a_primary_make_readyz_503_and_their_writes_503_never_500(stack):
+    primary = stack.cluster.primaries()[0]
+    replica = stack.cluster.replica_of(primary)
+    stack.cluster.kill(replica)
+    stack.cluster.kill(primary)  # a third of the slots has no node left: CLUSTERDOWN there until they return
+    try:
+        deadline, answer = time.monotonic() + 30, None
+        while time.monotonic() < deadline:
+            answer = requests.get(stack.urls[0] + "/readyz", timeout=10)
+            if answer.json()["checks"]["redis"].startswith("cluster_state:fail"):
+                break  # the others marked the pair failed (node timeout, then their votes)
+            time.sleep(0.2)
+        assert answer.status_code == 503 and answer.headers["Content-Type"] == "application/problem+json"
+        assert re.fullmatch(r"cluster_state:fail, 1092[23] of 16384 slots served",
+                            answer.json()["checks"]["redis"]), answer.json()
+        created = [requests.post(stack.urls[n % 2] + "/v1/encounters", json=steps.ENCOUNTERS["tactical"], timeout=30)
+                   for n in range(12)]
+        statuses = {response.status_code for response in created}  # 201 on the slots still served
+        assert 503 in statuses and statuses <= {201, 503}, [r.status_code for r in created]
+        assert all(r.headers["Retry-After"] == "2" for r in created if r.status_code == 503)
+    finally:
+        stack.cluster.restart(primary)
+        stack.cluster.restart(replica)
+        stack.cluster.wait_synced()
+    assert requests.get(stack.urls[1] + "/readyz", timeout=10).json()["checks"]["redis"] == "ok"

@@ -4,7 +4,7 @@ cluster: tests/integration/test_cluster.py."""
 from __future__ import annotations
 
 import pytest
-from redis.exceptions import ClusterDownError, ConnectionError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import ClusterDownError, ConnectionError, NoScriptError, SlotNotCoveredError, TryAgainError
 
 from service.app import create_app
 from service.config import Config
@@ -87,9 +87,15 @@ class Pipe:
     def execute_command(self, *args):
         self.commands.append(args)
 
+    def evalsha(self, sha, numkeys, *args):
+        self.commands.append(("EVALSHA", sha, numkeys, *args))
+
     def execute(self):
         self.node.sent.append(self.commands)
-        answers = ["done" if command[0] == "SCRIPT" else command[0] for command in self.commands]
+        if self.node.forgot and self.commands[0][0] == "EVALSHA":
+            self.node.forgot = False
+            raise NoScriptError("NOSCRIPT No matching script")
+        answers = ["done" if command[0] == "EVALSHA" else command[0] for command in self.commands]
         return [self.node.acks if answer == "WAIT" else answer for answer in answers]
 
 
@@ -97,11 +103,14 @@ class Node:
     name = "127.0.0.1:7000"
 
     def __init__(self, acks):
-        self.acks, self.sent = acks, []
+        self.acks, self.sent, self.forgot, self.loaded = acks, [], False, []
         self.redis_connection = self
 
     def pipeline(self, transaction=False):
         return Pipe(self)
+
+    def script_load(self, source):
+        self.loaded.append(source)
 
 
 class OneShard:
@@ -112,21 +121,28 @@ class OneShard:
         return self.node
 
 
-def script(keys, args, client):
-    client.execute_command("SCRIPT", *keys, *args)
+class Script:
+    sha, script = "f00", "return 1"
 
 
 def test_a_write_waits_for_a_replica_and_a_lonely_primary_is_not_waited_on_for_a_while():
     now, counted = [0.0], []
     node = Node(acks=1)
     durable = cluster.Durable(OneShard(node), 1, 100, lambda: counted.append(1), clock=lambda: now[0])
-    assert durable.run(script, ["k"], [1]) == "done"
+    assert durable.run(Script, ["k"], [1]) == "done"
     assert node.sent[-1][-1] == ("WAIT", 1, 100) and counted == []
     node.acks = 0  # the replica is gone: the write stands on the primary, counted
-    assert durable.run(script, ["k"], [2]) == "done" and counted == [1]
-    durable.run(script, ["k"], [3])  # not waited on for LONELY_SECONDS: no WAIT, counted
-    assert node.sent[-1] == [("SCRIPT", "k", 3)] and counted == [1, 1]
+    assert durable.run(Script, ["k"], [2]) == "done" and counted == [1]
+    durable.run(Script, ["k"], [3])  # not waited on for LONELY_SECONDS: no WAIT, counted
+    assert node.sent[-1] == [("EVALSHA", "f00", 1, "k", 3)] and counted == [1, 1]
     now[0] += cluster.LONELY_SECONDS
     node.acks = 1
-    durable.run(script, ["k"], [4])
+    durable.run(Script, ["k"], [4])
     assert node.sent[-1][-1] == ("WAIT", 1, 100) and counted == [1, 1]
+
+
+def test_a_node_that_never_saw_the_script_gets_it_loaded_and_the_write_sent_again():
+    node = Node(acks=1)
+    node.forgot = True
+    assert cluster.Durable(OneShard(node), 1, 100).run(Script, ["k"], [1]) == "done"
+    assert node.loaded == ["return 1"] and len(node.sent) == 2
