@@ -103,10 +103,11 @@ class Encounters:
 
     def resolve(self, encounter_id: str, token: str, seed: int | None = None,
                 declarations: list[dict] | None = None, expected: int | None = None,
-                rolls: list[dict] | None = None) -> tuple[Encounter, list[dict], Segment]:
+                rolls: list[dict] | None = None, meter: Any = None) -> tuple[Encounter, list[dict], Segment]:
         """Resolve the next step (a segment or a round) with the pending declarations (or `declarations`
         instead), dice from `rolls` first, then the encounter's committed dice (issue 25) or, when the caller
-        sends one, `seed` (audited too, but the caller chose those dice). The step takes the next nonce."""
+        sends one, `seed` (audited too, but the caller chose those dice). The step takes the next nonce.
+        `meter` (service.sessions.meter) is the client's byte meter, read and set with the step's own round trips."""
         done: list[Segment] = []
         def compute(current: Encounter) -> Segment:
             sent = None if declarations is None else self.load(current.ruleset, "declaration", declarations,
@@ -120,7 +121,8 @@ class Encounters:
             entry = audit.resolution(dice, seed, current.state, used, rolls, draws)
             done.append(replace(step, audit=entry))
             return done[-1]
-        new, events = self.repository.resolve(encounter_id, token, compute, expected)
+        new, events = (self.repository.resolve(encounter_id, token, compute, expected) if meter is None else
+                       self.repository.resolve(encounter_id, token, compute, expected, meter=meter))
         return new, events, done[-1]
 
     def set_client_seed(self, encounter_id: str, token: str, client_seed: str,

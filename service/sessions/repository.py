@@ -22,17 +22,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from redis import Redis
 from redis.client import Pipeline
 from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError, RedisError
 
 from service.sessions import commitments, log, records
 from service.sessions.cluster import Durable, is_cluster, sharded
 from service.sessions.errors import Conflict, NothingToUndo, VersionMismatch, not_found
 from service.sessions.keys import ENCOUNTER, Keys
+from service.sessions.meter import METER, Meter
 from service.sessions.records import Encounter, Segment
 
 PREFIX = ENCOUNTER
@@ -145,16 +147,19 @@ end
 if lo + #out - 3 < n then out[3] = 1 end
 return out
 """
-# KEYS: main, events, undo, audit. ARGV: "1" to add the undo stack's top, "1" to add every audit entry.
-# Returns {hash fields and values, log length, undo depth, top or nil, audit entries or nil}: one consistent
-# read. A script rather than MULTI/EXEC, because Redis at its
+# KEYS: main, events, undo, audit. ARGV: "1" to add the undo stack's top, "1" to add every audit entry, and
+# optionally the undo depth kept. Returns {hash fields and values, log length, undo depth, top or nil, audit
+# entries or nil, bytes of the undo stack's bottom entry when the stack is that deep (a commit pushing one
+# more drops it) or nil}: one consistent read. A script rather than MULTI/EXEC, because Redis at its
 # maxmemory refuses every command queued in a MULTI, reads too, and a full store must still let a client
 # read an encounter and end it (which frees memory).
 SNAPSHOT = """
 local top, audit = false, false
 if ARGV[1] == '1' then top = redis.call('LINDEX', KEYS[3], 0) end
 if ARGV[2] == '1' then audit = redis.call('LRANGE', KEYS[4], 0, -1) end
-return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), redis.call('LLEN', KEYS[3]), top, audit}
+local depth, bottom = redis.call('LLEN', KEYS[3]), false
+if ARGV[3] and depth >= tonumber(ARGV[3]) then bottom = #redis.call('LINDEX', KEYS[3], -1) end
+return {redis.call('HGETALL', KEYS[1]), redis.call('LLEN', KEYS[2]), depth, top, audit, bottom}
 """
 # KEYS: main. ARGV: ttl, then the hash's field/value pairs. A new encounter.
 CREATE = """
@@ -261,9 +266,42 @@ class RedisEncounters:
         return self._commit(current, expected, new, _fields(new, edits=edit is not None))
 
     def resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
-                expected: int | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
-        """Resolve one segment with `compute(current)`: one script writes state, log, undo, publish."""
+                expected: int | None = None, meter: Meter | None = None) -> tuple[Encounter, list[dict[str, Any]]]:
+        """Resolve one segment with `compute(current)`: one script writes state, log, undo, publish.
+
+        With the client's byte `meter`, its sum is read (and checked) in the snapshot's round trip and the
+        encounter's new figure sent in the commit's (on one Redis; on a cluster each takes its own): two
+        round trips a step in all."""
         # the version is checked after `change`/`compute`: a bad body answers 422 even with a stale If-Match
+        if meter is None or is_cluster(self.redis):
+            return self._resolve(encounter_id, token, compute, expected, meter)
+        current, bytes_before = self._metered_snapshot(encounter_id, token, meter)
+        segment = compute(current)
+        check_version(current, expected)
+        events = records.numbered(segment, current.seq)
+        new = records.resolved(current, segment, events)
+        nonce = None if segment.audit is None else segment.audit["nonce"]
+        fields = _fields(new, edits=True)
+        undo, audited = _dump(records.undo_entry(current, len(events), nonce)), records.audit_entries(segment, events)
+        items, entries = [_dump(event) for event in events], [_dump(entry) for entry in audited]
+        guess = bytes_before.after(fields, items, undo, entries, self.max_log_bytes, self.max_audit_bytes)
+        done, *metered = self._pipelined((COMMIT, Keys.of(current.id).all, self._commit_args(
+            current, fields, push=items, undo=("push", undo), message=live_message(new, events), audited=entries)),
+            *([] if guess is None else [(METER, [meter.key], meter.args(current.id, guess))]))
+        if not isinstance(done, list) or done[0] != 1:
+            if metered:  # best effort: the guess went in, the write did not
+                self._meter(meter, current.id, bytes_before.total)
+            if isinstance(done, Exception):
+                raise done
+            self._answer(done[0], current, expected)
+        if not metered or done[2] != guess or isinstance(metered[0], Exception):
+            self._meter(meter, current.id, done[2])
+        return replace(new, total=done[1], stored=done[2]), events
+
+    def _resolve(self, encounter_id: str, token: str, compute: Callable[[Encounter], Segment],
+                 expected: int | None, meter: Meter | None) -> tuple[Encounter, list[dict[str, Any]]]:
+        if meter is not None:
+            meter.check(int(self.redis.hget(meter.key, "_total") or 0))
         current, _ = self._snapshot(encounter_id, token, None)
         segment = compute(current)
         check_version(current, expected)
@@ -273,7 +311,52 @@ class RedisEncounters:
         new = self._commit(current, expected, new, _fields(new, edits=True), push=events,
                            undo=("push", _dump(records.undo_entry(current, len(events), nonce))),
                            message=live_message(new, events), audited=records.audit_entries(segment, events))
+        if meter is not None:
+            self._meter(meter, new.id, new.stored)
         return new, events
+
+    def _metered_snapshot(self, encounter_id: str, token: str, meter: Meter) -> tuple[Encounter, _Held]:
+        """The meter's sum (checked) and the encounter's snapshot in one round trip, with what it holds."""
+        keys = Keys.of(encounter_id)
+        total, snapshot = self._pipelined(("HGET", meter.key, "_total"),
+                                          (SNAPSHOT, keys.stored, ["", "", records.UNDO_DEPTH]))
+        for answer in (total, snapshot):
+            if isinstance(answer, Exception):
+                raise answer
+        meter.check(int(total or 0))
+        flat, log_length, depth, _, _, bottom = snapshot
+        raw = dict(zip(flat[::2], flat[1::2]))
+        current = self._encounter(encounter_id, token, raw, log_length, depth)
+        return current, _Held.of(raw, depth, bottom)
+
+    def _pipelined(self, *calls: tuple) -> list[Any]:
+        """`calls` in one round trip (a pipeline, no MULTI): ("HGET", key, field), or (script source, keys,
+        args) sent as EVALSHA; each answer, or the exception it raised. A script the server forgot is loaded
+        and everything sent again (a refused EVALSHA ran nothing; each call here may safely run twice)."""
+        redis = self.redis
+        for attempt in (1, 2):
+            with redis.pipeline(transaction=False) as pipe:
+                for call in calls:
+                    if call[0] == "HGET":
+                        pipe.hget(call[1], call[2])
+                    else:
+                        source, keys, args = call
+                        pipe.evalsha(self._script(source).sha, len(keys), *keys, *args)
+                answers = pipe.execute(raise_on_error=False)
+            if attempt == 2 or not any(isinstance(answer, NoScriptError) for answer in answers):
+                return answers
+            for call in calls:
+                if call[0] != "HGET":
+                    script = self._script(call[0])
+                    script.sha = redis.script_load(script.script)
+        raise AssertionError("unreachable")
+
+    def _meter(self, meter: Meter, encounter_id: str, stored: int) -> None:
+        """Set the encounter's figure on the client's meter; best effort (a full Redis may refuse it)."""
+        try:
+            self._script(METER)(keys=[meter.key], args=meter.args(encounter_id, stored))
+        except RedisError:
+            pass
 
     def update_dice(self, encounter_id: str, token: str, change: Callable[[Encounter], dict[str, Any]],
                     expected: int | None = None) -> Encounter:
@@ -361,7 +444,7 @@ class RedisEncounters:
         """The encounter as one consistent read (a script, nothing WATCHed), checked against `expected`, and
         the undo stack's top (`undo_top`) or every audit entry (`audit`) read with it (else None)."""
         keys = Keys.of(encounter_id)
-        flat, total, undo, top, entries = self._script(SNAPSHOT)(
+        flat, total, undo, top, entries, *_ = self._script(SNAPSHOT)(
             keys=keys.stored, args=["1" if undo_top else "", "1" if audit else ""])
         raw = dict(zip(flat[::2], flat[1::2]))
         current = self._encounter(encounter_id, token, raw, total, undo)
@@ -375,14 +458,19 @@ class RedisEncounters:
                 message: str = "", audited: Sequence[dict[str, Any]] = ()) -> Encounter:
         """Write everything at once if the encounter is still at `current.version` (else refuse); `new` as
         stored: its log's length and the bytes it holds."""
-        pairs = [item for pair in fields.items() for item in pair]
-        items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
-        args = [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
-                len(fields), len(items), self.max_log_bytes, len(audited), self.max_audit_bytes, *pairs, *items,
-                *map(_dump, audited)]
+        args = self._commit_args(current, fields, cut, push, undo, message, audited)
         done, *stored = self._client.write(COMMIT, Keys.of(current.id).all, args)
         self._answer(done, current, expected)
         return replace(new, total=stored[0], stored=stored[1])
+
+    def _commit_args(self, current: Encounter, fields: dict[str, Any], cut: int = 0, push: Sequence[Any] = (),
+                     undo: tuple[str, str] = ("", ""), message: str = "", audited: Sequence[Any] = ()) -> list:
+        pairs = [item for pair in fields.items() for item in pair]
+        items = [item if isinstance(item, (str, bytes)) else _dump(item) for item in push]
+        entries = [item if isinstance(item, str) else _dump(item) for item in audited]
+        return [current.version, self.ttl, message, cut, undo[0], undo[1], records.UNDO_DEPTH,
+                len(fields), len(items), self.max_log_bytes, len(entries), self.max_audit_bytes, *pairs, *items,
+                *entries]
 
     def _answer(self, done: int, current: Encounter, expected: int | None) -> None:
         if done == -1:
@@ -423,6 +511,46 @@ class RedisEncounters:
     def _expire(self, pipe: Pipeline, encounter_id: str) -> None:
         for key in Keys.of(encounter_id).stored:
             pipe.expire(key, self.ttl)
+
+
+@dataclass(frozen=True)
+class _Held:
+    """What an encounter holds in Redis as a snapshot found it (COMMIT's byte figures), and the bytes of the
+    undo entry a commit pushing one more would drop (None: none dropped)."""
+
+    held: int
+    log: int
+    undo: int
+    audit: int
+    depth: int
+    bottom: int | None
+
+    @classmethod
+    def of(cls, raw: dict, depth: int, bottom: int | None) -> _Held:
+        held = sum(len(raw.get(name, b"")) for name in (b"state", b"declarations", b"edits"))
+        return cls(held, *(int(raw.get(name) or 0) for name in (b"log_bytes", b"undo_bytes", b"audit_bytes")),
+                   depth, bottom if depth >= records.UNDO_DEPTH else None)
+
+    @property
+    def total(self) -> int:
+        return self.held + self.log + self.undo + self.audit
+
+    def after(self, fields: dict[str, Any], events: Sequence[str], undo: str, audited: Sequence[str],
+              log_cap: int, audit_cap: int) -> int | None:
+        """The figure COMMIT will answer for a step writing `fields`, pushing `events`, `undo` and `audited`,
+        worked out as the script does; None when the script would drop log or audit entries (past a cap)."""
+        log_bytes = self.log + sum(map(_bytes, events))
+        audit_bytes = self.audit + sum(map(_bytes, audited))
+        if (log_cap and log_bytes > log_cap) or (audit_cap and audit_bytes > audit_cap) \
+                or self.depth > records.UNDO_DEPTH:
+            return None
+        undo_bytes = self.undo + _bytes(undo) - (self.bottom or 0)
+        held = sum(_bytes(fields.get(name, "")) for name in ("state", "declarations", "edits"))
+        return held + max(log_bytes, 0) + max(undo_bytes, 0) + audit_bytes
+
+
+def _bytes(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode())
 
 
 class _Waiter:

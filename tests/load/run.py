@@ -76,7 +76,7 @@ def jobs_finished(redis_url: str) -> int:
     client = Redis.from_url(redis_url)
     keys = [key for key in client.scan_iter(PREFIX + "*", count=1000)  # job records, not the other job keys
             if key.count(b":") == 3 and key.decode() not in (ACTIVE, RING)]
-    return sum(1 for key in keys if client.hget(key, "state") == b"done")
+    return sum(1 for key in keys if client.type(key) == b"hash" and client.hget(key, "state") == b"done")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,6 +42,25 @@ def varied_bodies(count: int = 5000, seed: int = 7) -> tuple[list[dict], list[di
 
 VARIED_TO_HIT, VARIED_DAMAGE = varied_bodies()
 
+
+def varied(base: dict, choices: dict[str, list], count: int = 5000, seed: int = 7) -> list[dict]:
+    """`count` distinct copies of `base`, each dotted path of `choices` set to one of its values at random
+    (every combination valid for the endpoint): a ruleset's varied bodies."""
+    rng, seen, bodies = random.Random(seed), set(), []
+    while len(bodies) < count:
+        body = json.loads(json.dumps(base))
+        for path, values in choices.items():
+            *parents, last = path.split(".")
+            holder = body
+            for part in parents:
+                holder = holder.setdefault(part, {})
+            holder[last] = rng.choice(values)
+        text = json.dumps(body, sort_keys=True)
+        if text not in seen:
+            seen.add(text)
+            bodies.append(body)
+    return bodies
+
 # Rows sending one body over and over show what a VTT re-asking the same question costs (the rules
 # remember pure answers); rows sending 5,000 different bodies in turn show the full work. Each kind is
 # compared with the bare endpoint fed the same way, since wrk's Lua picking the next body costs the shared
@@ -56,6 +75,7 @@ SCENARIOS = [
 ]
 
 APPS = {"bare": "tests.perf.bare_app:app", "referee": "service.wsgi:app"}
+RUNS: list[list[dict]] = []  # every interleaved run of this process, for `make bench`'s summary of targets
 
 
 def free_port() -> int:
@@ -64,12 +84,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_gunicorn(target: str, port: int, workers: int) -> subprocess.Popen:
+def start_gunicorn(target: str, port: int, workers: int, **extra: str) -> subprocess.Popen:
     # One client on one IP would trip the per-IP rate limit at once; the bare endpoint has none either.
     # Each worker takes at most its share of wrk's keep-alive connections (16 over 2 workers): uncapped, one
     # worker can win every connection at the start and serve the whole run alone (gunicorn issues 2817, 3433).
     env = {**os.environ, "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers),
-           "GUNICORN_LOGLEVEL": "warning", "REFEREE_RATE_LIMIT": "off", "GUNICORN_WORKER_CONNECTIONS": "8"}
+           "GUNICORN_LOGLEVEL": "warning", "REFEREE_RATE_LIMIT": "off", "GUNICORN_WORKER_CONNECTIONS": "8", **extra}
     process = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "deploy/gunicorn.conf.py", target],
                                cwd=ROOT, env=env)
     deadline = time.time() + 20
@@ -83,8 +103,12 @@ def start_gunicorn(target: str, port: int, workers: int) -> subprocess.Popen:
     raise RuntimeError(f"gunicorn for {target} did not start")
 
 
-def run_wrk(url: str, body: dict | list[dict], seconds: int, connections: int) -> dict:
-    """wrk POSTing `body` (or each of a list of bodies in turn) to `url`; the parsed figures."""
+def run_wrk(url: str, body: dict | list[dict] | Path, seconds: int, connections: int) -> dict:
+    """wrk POSTing `body` (or each of a list of bodies in turn) to `url`, or running the wrk script at a
+    `Path`; the parsed figures."""
+    if isinstance(body, Path):
+        return parse_wrk(subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s",
+                                         str(body), url], capture_output=True, text=True, check=True).stdout)
     script = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
     if isinstance(body, dict):
         script.write('wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\n'
@@ -139,7 +163,9 @@ def interleaved_rows(scenarios: list[tuple], seconds: int, rounds: int = 3, conn
                 result = run_wrk(url, body, seconds, connections)
                 if best[i] is None or result["rps"] > best[i]["rps"]:
                     best[i] = result
-        return [{"scenario": label, **row} for (label, *_), row in zip(scenarios, best)]
+        rows = [{"scenario": label, **row} for (label, *_), row in zip(scenarios, best)]
+        RUNS.append(rows)
+        return rows
     finally:
         for server in servers:
             server.send_signal(signal.SIGTERM)
@@ -150,6 +176,15 @@ def interleaved_rows(scenarios: list[tuple], seconds: int, rounds: int = 3, conn
 def http_benchmarks(seconds: int = 8, connections: int = 16, workers: int = 2, rounds: int = 3) -> list[dict]:
     """The tactical scenarios against the bare endpoint: `seconds` shared by `rounds` interleaved rounds."""
     return interleaved_rows(SCENARIOS, max(2, seconds // rounds), rounds, connections, workers)
+
+
+def with_bare(rows: list[dict]) -> list[tuple[dict, float]]:
+    """Each row with the req/s of the bare endpoint's row fed the same way (the last bare row above it)."""
+    out, bare = [], 0.0
+    for row in rows:
+        bare = row["rps"] if row["scenario"].startswith("bare") else bare
+        out.append((row, bare))
+    return out
 
 
 def http_table(rows: list[dict]) -> str:

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from tests.perf.http_bench import http_table, interleaved_rows
+from tests.perf.http_bench import VARIED_TO_HIT, http_table, interleaved_rows, varied
 
 TO_HIT = {"attacker": {"skill": 4, "attribute_mod": 1}, "defender": {"fighter_rank": 2, "agl_mod": 1,
                                                                      "state": "turned"}, "defence_bonus": {"head": 1}}
@@ -17,7 +17,15 @@ DAMAGE = {"impact_cap": 14, "margin": 6, "location": "left_leg", "weapon": {"pen
 SCENARIOS = [("bare Flask JSON endpoint", "tests.perf.bare_app:app", "/bare", {"av": 60, "dv": 45}),
              ("POST /v1/war-and-combat/to-hit", "service.wsgi:app", "/v1/war-and-combat/to-hit", TO_HIT),
              ("POST /v1/war-and-combat/damage", "service.wsgi:app", "/v1/war-and-combat/damage", DAMAGE),
-             ("yardstick: POST /v1/tactical/to-hit", "service.wsgi:app", "/v1/tactical/to-hit", {"av": 60, "dv": 45})]
+             ("yardstick: POST /v1/tactical/to-hit", "service.wsgi:app", "/v1/tactical/to-hit", {"av": 60, "dv": 45}),
+             ("bare Flask JSON endpoint, 5,000 different bodies", "tests.perf.bare_app:app", "/bare", VARIED_TO_HIT),
+             ("POST /v1/war-and-combat/to-hit, 5,000 different bodies", "service.wsgi:app", "/v1/war-and-combat/to-hit",
+              varied(TO_HIT, {"attacker.skill": list(range(-5, 21)), "attacker.attribute_mod": list(range(-3, 4)),
+                              "defender.fighter_rank": list(range(11)), "defender.agl_mod": list(range(-3, 4))})),
+             ("POST /v1/war-and-combat/damage, 5,000 different bodies", "service.wsgi:app", "/v1/war-and-combat/damage",
+              varied(DAMAGE, {"impact_cap": list(range(40)), "margin": list(range(1, 11)),
+                              "location": ["left_leg", "right_leg", "chest", "head"],
+                              "target.size": list(range(5, 20))}))]
 DUEL = {"sides": [{"name": "north", "combatants": [{"id": "sigrid", "fighter_rank": 5, "strength": 10, "size": 9,
                                                     "weapons": [{"name": "sword", "skill": 5}]}]},
                   {"name": "south", "combatants": [{"id": "ulf", "fighter_rank": 3, "strength": 12, "size": 10,

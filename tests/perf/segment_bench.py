@@ -1,5 +1,6 @@
-"""Combat Segment resolver benchmarks: in-process time per CS for 2, 20 and 200 combatants, and
-requests/s of POST /v1/encounters/{id}/segments through gunicorn with Redis (one round trip a write)."""
+"""Encounter step benchmarks: in-process time per step as the crowd grows (2 to 2,000 combatants, every
+ruleset), and requests/s of POST /v1/encounters/{id}/segments through gunicorn with Redis for every ruleset,
+4 combatants, beside the bare Flask endpoint in the same run (issue 27, items 2 and 5)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import requests
 
+from service.rules.errors import RulesError
 from service.rules.tactical.combat_state import EncounterState
 from service.rules.tactical.segment import resolve_segment
 from tests.perf.http_bench import free_port, parse_wrk, start_gunicorn
@@ -34,6 +36,80 @@ def encounter(n: int) -> tuple[dict, list[dict]]:
     declarations = [{"combatant": f"c{i}", "action": "attack", "target": f"c{i + 1 if i % 2 == 0 else i - 1}"}
                     for i in range(n)]
     return {"combatants": people}, declarations
+
+
+def crowd(ruleset: str, n: int) -> tuple[list[dict], list[dict]]:
+    """`n` combatants of `ruleset` in facing pairs, each attacking the other, and their declarations; built
+    to last (ars-magica's fighters wear plate and hit weakly) so a stored encounter takes many steps."""
+    pairs = range(n // 2)
+    if ruleset == "tactical":
+        state, declarations = encounter(n)
+        return state["combatants"], declarations
+    if ruleset == "ars-magica":
+        people = [{"id": f"{side}-{i}", "side": side, "weapon": weapon, "abilities": {"weapon": 0}, "armor": "plate",
+                   "characteristics": {"dex": 1, "str": 0, "stm": 3}} for i in pairs
+                  for side, weapon in (("red", "longsword"), ("blue", "mace"))]
+        return people, [{"combatant": f"{a}-{i}", "action": "attack", "target": f"{b}-{i}"} for i in pairs
+                        for a, b in (("red", "blue"), ("blue", "red"))]
+    if ruleset == "runequest-house":
+        from tests.perf.ruleset_runequest_house import fighter
+        people = [fighter(f"{side}-{i}", side, 8 + (i + k) % 10) for i in pairs for k, side in enumerate(("red", "blue"))]
+        return people, [{"combatant": f"{a}-{i}", "actions": [{"type": "attack", "target": f"{b}-{i}", "weapon": 0},
+                                                             {"type": "parry"}]}
+                        for i in pairs for a, b in (("red", "blue"), ("blue", "red"))]
+    if ruleset == "war-and-combat":
+        people = [{"id": f"{side}{i}", "side": "north" if side == "n" else "south", "fighter_rank": 4 + i % 3,
+                   "strength": 11, "size": 10, "weapons": [{"name": "sword", "skill": 5}],
+                   "position": {"q": 0 if side == "n" else 1, "r": i}, "facing": 0 if side == "n" else 3}
+                  for i in pairs for side in "ns"]
+        return people, [{"combatant": f"{a}{i}", "action": "engage", "target": f"{b}{i}"} for i in pairs
+                        for a, b in (("n", "s"), ("s", "n"))]
+    people = [{"id": f"c{i}", "side": "red" if i % 2 else "blue", "physical_rank": 5, "mental_rank": 4,
+               "xposures": {"attack": 4, "parry": 2}} for i in range(n)]
+    return people, [{"combatant": f"c{i}", "action": "attack", "target": f"c{i ^ 1}", "defence": "parry"}
+                    for i in range(n)]
+
+
+RULESETS = ("tactical", "war-and-combat", "ars-magica", "runequest-house", "smoting")
+
+
+def step_costs(sizes: tuple[int, ...] = (2, 20, 200, 2000), budget: float = 1.0) -> list[dict]:
+    """CPU milliseconds of one step (`resolve_once`: read the JSON state, check the declarations, resolve,
+    write the JSON state) for each ruleset and crowd size, the best of as many steps as `budget` CPU-seconds
+    allow (at least two): what a worker spends on the rules of a stored step, beside the HTTP and Redis
+    costs that do not grow with the crowd."""
+    from service.sessions.steps import resolve_once
+
+    rows = []
+    for ruleset in RULESETS:
+        row: dict = {"ruleset": ruleset}
+        for n in sizes:
+            people, declarations = crowd(ruleset, n)
+            state = {"combatants": people}
+            best, spent, count = float("inf"), 0.0, 0
+            try:
+                resolve_once(ruleset, state, declarations, 0)
+            except RulesError as error:  # past the ruleset's own bound on a crowd
+                row[n] = str(error)
+                continue
+            while count < 2 or spent < budget:
+                start = time.process_time()
+                resolve_once(ruleset, state, declarations, count)
+                took = time.process_time() - start
+                best, spent, count = min(best, took), spent + took, count + 1
+            row[n] = best * 1000
+        rows.append(row)
+    return rows
+
+
+def step_cost_table(rows: list[dict]) -> str:
+    sizes = [key for key in rows[0] if key != "ruleset"]
+    lines = ["| one step in process (read, check, resolve, write), CPU ms | "
+             + " | ".join(f"{n:,} combatants" for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
+    for row in rows:
+        lines.append(f"| {row['ruleset']} | " + " | ".join(
+            f"{row[n]:,.2f}" if isinstance(row[n], float) else f"refused ({row[n]})" for n in sizes) + " |")
+    return "\n".join(lines)
 
 
 def resolve_times(sizes: tuple[int, ...] = (2, 20, 200), seconds: float = 2.0) -> list[dict]:
@@ -84,6 +160,66 @@ def http_segments(seconds: int = 8, connections: int = 8, encounters: int = 32) 
             stop()
 
 
+STEP_SCRIPT = """
+local encounters = {{{entries}}}
+local i = 0
+local body = {body}
+request = function()
+  i = i % #encounters + 1
+  local e = encounters[i]
+  return wrk.format("POST", "/v1/encounters/" .. e[1] .. "/segments",
+    {{["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. e[2]}}, body)
+end
+"""
+
+
+def http_steps(rulesets: tuple[str, ...] = RULESETS, encounters: int = 300, seconds: int = 2, rounds: int = 3,
+               connections: int = 16) -> list[dict]:
+    """Stored steps through gunicorn + the embedded Redis, every ruleset with 4 combatants, beside the bare
+    endpoint, measured in `rounds` interleaved rounds (best kept). wrk turns over `encounters` distinct
+    encounters per ruleset, so no request waits for another's write to the same encounter (no 409)."""
+    from service.sessions.connection import embedded_server
+    from tests.perf.http_bench import RUNS, TO_HIT, run_wrk
+
+    with tempfile.TemporaryDirectory() as tmp:
+        url, stop = embedded_server(str(Path(tmp) / "steps.db"))
+        ports = free_port(), free_port()
+        servers = [start_gunicorn("tests.perf.bare_app:app", ports[0], 2),
+                   start_gunicorn("service.wsgi:app", ports[1], 2, REDIS_URL=url, REFEREE_MAX_ENCOUNTERS_PER_CLIENT="0")]
+        try:
+            base = f"http://127.0.0.1:{ports[1]}"
+            scenarios = [("bare Flask JSON endpoint", f"http://127.0.0.1:{ports[0]}/bare", TO_HIT)]
+            for ruleset in rulesets:
+                people, declarations = crowd(ruleset, 4)
+                made = []
+                for _ in range(encounters):
+                    body = requests.post(base + "/v1/encounters", json={"ruleset": ruleset, "combatants": people},
+                                         timeout=30).json()
+                    made.append((body["id"], body["token"]))
+                script = Path(tmp) / f"{ruleset}.lua"
+                entries = ",".join(f'{{"{ident}", "{token}"}}' for ident, token in made)
+                script.write_text(STEP_SCRIPT.format(entries=entries, body=json.dumps(
+                    json.dumps({"declarations": declarations}))))
+                scenarios.append((f"POST /v1/encounters/{{id}}/segments, {ruleset}, 4 combatants", base + "/", script))
+            for _, target, body in scenarios:
+                run_wrk(target, body, 1, connections)  # warm-up
+            best: dict[str, dict] = {}
+            for _ in range(rounds):
+                for label, target, body in scenarios:
+                    result = run_wrk(target, body, seconds, connections)
+                    if label not in best or result["rps"] > best[label]["rps"]:
+                        best[label] = result
+            rows = [{"scenario": label, **best[label]} for label, *_ in scenarios]
+            RUNS.append(rows)
+            return rows
+        finally:
+            for server in servers:
+                server.send_signal(signal.SIGTERM)
+            for server in servers:
+                server.wait(timeout=30)
+            stop()
+
+
 def _lua(made: list[tuple[str, str]], declarations: list[dict]) -> str:
     entries = ",".join(f'{{"{ident}", "{token}"}}' for ident, token in made)
     body = json.dumps({"declarations": declarations})
@@ -104,4 +240,6 @@ end
 
 
 if __name__ == "__main__":
-    print(json.dumps({"resolve": resolve_times(), "http": http_segments()}, indent=2), file=sys.stdout)
+    from tests.perf.http_bench import http_table
+
+    print(step_cost_table(step_costs()), http_table(http_steps()), sep="\n\n", file=sys.stdout)

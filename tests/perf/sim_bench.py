@@ -87,11 +87,14 @@ def worker_scaling(matchup: dict, trials: int = 400_000, seed: int = 9) -> dict:
 def sim_benchmark() -> dict:
     """The whole simulator benchmark as one dict (printed and stored by `make bench`)."""
     engine, python = engine_rate(DUEL), python_rate(DUEL)
-    memory = {trials: peak_memory(DUEL, trials) for trials in (40_000, 400_000)}
+    memory = {trials: peak_memory(DUEL, trials) for trials in MEMORY_TRIALS}
     return {"matchup": "one-on-one duel, full rules", "engine": engine, "python": python,
             "speedup": engine["fights_per_s"] / python["fights_per_s"],
             "peak_bytes_by_trials": memory,
-            "memory_flat": memory[400_000] < 1.5 * memory[40_000], "workers": worker_scaling(DUEL)}
+            "memory_flat": memory[MEMORY_TRIALS[1]] < 1.5 * memory[MEMORY_TRIALS[0]], "workers": worker_scaling(DUEL)}
+
+
+MEMORY_TRIALS = (100_000, 10_000_000)  # issue 27 item 5: peak memory flat from 10^5 to 10^7 trials
 
 
 if __name__ == "__main__":

@@ -195,11 +195,9 @@ def _resolve(bp: Blueprint, sh: Shapes) -> None:
         `seed` is sent. The log keeps `max_log_bytes` of events (older ones give way to a `truncated` event).
         A client whose encounters hold `max_bytes_per_client` bytes gets 429 on this and every other write
         that adds data until it ends an encounter or one expires."""
-        byte_quota.check_room()
         encounter, events, segment = encounter_store().resolve(encounter_id, bearer_token(), body["seed"],
                                                                body["declarations"], expected_version(),
-                                                               body["rolls"])
-        byte_quota.record(encounter)
+                                                               body["rolls"], meter=byte_quota.meter())
         where = links(encounter_id, sh.base, sh.steps)
         answer = {"segment": segment.number, "seed": segment.seed, "dice": step_dice(segment), "events": events,
                   "state": encounter.state, "version": encounter.version, "links": where}

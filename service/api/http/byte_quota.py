@@ -17,23 +17,9 @@ from werkzeug.exceptions import TooManyRequests
 
 from service.api.http.quotas import client_id, limits_store
 from service.sessions.keys import client_bytes
+from service.sessions.meter import METER, TOTAL, Meter
 
 PREFIX = "referee:quota:bytes:"  # keys: service.sessions.keys.client_bytes
-TOTAL = "_total"  # the sum's field (encounter ids are hex: never this)
-# KEYS: the meter. ARGV: encounter id, its bytes (-1: forget it), seconds to keep the meter. Returns the sum.
-METER = """
-local old = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-local new = tonumber(ARGV[2])
-if new < 0 then
-  redis.call('HDEL', KEYS[1], ARGV[1])
-  new = 0
-else
-  redis.call('HSET', KEYS[1], ARGV[1], new)
-end
-local total = redis.call('HINCRBY', KEYS[1], '_total', new - old)
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-return total
-"""
 
 
 def check_room() -> None:
@@ -46,6 +32,21 @@ def check_room() -> None:
         return
     raise TooManyRequests(f"this client's encounters hold {cap:,} bytes or more (at most {cap:,} per client); "
                           "end one (DELETE /v1/encounters/{id}) or let one expire", retry_after=60)
+
+
+def meter() -> Meter | None:
+    """The calling client's meter for a step (None when there is no cap or no Redis): the repository reads
+    the sum with its snapshot and sets the encounter's figure with its commit (no round trip of its own)."""
+    cap, redis = _cap_and_store()
+    if redis is None:
+        return None
+    key = client_bytes(client_id())
+
+    def check(total: int) -> None:
+        if total >= cap and _prune(redis, key) >= cap:
+            raise TooManyRequests(f"this client's encounters hold {cap:,} bytes or more (at most {cap:,} per "
+                                  "client); end one (DELETE /v1/encounters/{id}) or let one expire", retry_after=60)
+    return Meter(key, current_app.extensions["referee.config"].encounter_ttl_seconds * 2, check)
 
 
 def record(encounter: Any) -> None:
