@@ -123,19 +123,25 @@ def stack(tmp_path_factory):
     running.close()
 
 
-def flood(stack: Stack, seconds: float, threads: int = 2) -> list[tuple[int, float]]:
+def flood(stack: Stack, seconds: float, threads: int = 2, at_least: int = 120) -> list[tuple[int, float]]:
     """Every thread posts, in turn, the issue's body (chunk_size 100), the same without chunk_size, and a
     job within the budget from one of 4 client IPs; (status, seconds) of each answer. One thread per gunicorn
-    worker: more would measure the box's two cores queueing them, not the work of one request."""
+    worker: more would measure the box's two cores queueing them, not the work of one request. On a busy box
+    it goes on past `seconds` (30 s more at most) until `at_least` answers, enough to reach the per-client
+    caps, came back."""
     bodies = [json.dumps(body).encode() for body in (hundreds(trials=1_000_000, chunk_size=100),
                                                      hundreds(trials=1_000_000), hundreds(trials=100))]
     answers: list[tuple[int, float]] = []
     end = time.monotonic() + seconds
 
+    def going() -> bool:
+        now = time.monotonic()
+        return now < end or (len(answers) < at_least and now < end + 30)
+
     def run(thread: int) -> None:
         n = 0
         with requests.Session() as session:
-            while time.monotonic() < end:
+            while going():
                 started = time.perf_counter()
                 status = session.post(stack.url + "/v1/simulations", data=bodies[n % 3], timeout=30, headers={
                     "Content-Type": "application/json", "X-Forwarded-For": f"10.9.{thread}.{n % 2}"}).status_code
@@ -158,7 +164,7 @@ def test_a_flood_of_big_simulations_is_answered_fast_and_kills_nothing(stack):
     counts = {status: sum(s == status for s, _ in answers) for status in sorted({s for s, _ in answers})}
     data, broker = Redis.from_url(stack.data), Redis.from_url(stack.broker)
     used = data.info("memory")["used_memory"]
-    print(f"\n{len(answers)} requests in 8 s {counts}; p50 {1000 * statistics.median(times):.1f} ms, "
+    print(f"\n{len(answers)} requests {counts}; p50 {1000 * statistics.median(times):.1f} ms, "
           f"p95 {1000 * times[int(0.95 * len(times))]:.1f} ms, max {1000 * times[-1]:.1f} ms; gunicorn CPU "
           f"{1000 * per_request:.1f} ms a request; data Redis {used / 2**20:.1f} MiB, broker {broker.llen('celery')} turns")
     assert set(counts) == {202, 422, 429}, counts  # accepted, refused as too dear, and capped per client
@@ -183,7 +189,9 @@ def test_a_loop_simulation_at_the_budget_runs_within_its_declared_cpu(stack):
     assert started.status_code == 202, started.json()
     declared = started.json()["cost"]
     assert declared["engine"] == "loop" and declared["cpu_seconds"] <= JOB_SECONDS
-    done = stack.wait(started.headers["Location"], lambda job: job["state"] in ("done", "failed"))
+    # The CPU is asserted, not the wall time: a busy box only makes the (niced) worker wait its turn.
+    done = stack.wait(started.headers["Location"], lambda job: job["state"] in ("done", "failed"),
+                      timeout=30 + 10 * declared["cpu_seconds"])
     used = cpu_seconds(stack.worker.pid) - before
     assert done["state"] == "done" and done["result"]["draw"]["capped"] == most  # every fight ran to 1000 rounds
     assert used <= declared["cpu_seconds"], (used, declared)
