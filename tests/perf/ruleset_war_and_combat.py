@@ -84,8 +84,8 @@ def report() -> str:
     lines += ["", "| in process (one core) | result |", "|---|---:|",
               f"| one round, 20 combatants (`resolve_once`: read, check, resolve, write), median | {round_ms():.2f} ms |",
               f"| yardstick in the same run: one tactical Combat Segment, 20 combatants | {tactical:.2f} ms |",
-              f"| simulated duels/s, numpy array engine (one-on-one melee) | {vector:,.0f} |",
-              f"| simulated duels/s, round resolver loop (every other matchup) | {loop:,.0f} |"]
+              f"| simulated duels/s, numpy array engine (melee fights of any size) | {vector:,.0f} |",
+              f"| simulated duels/s, round resolver loop (missiles, other intentions, moving tactics) | {loop:,.0f} |"]
     return "\n".join(lines)
 
 
