@@ -106,6 +106,19 @@ class Cluster:
         """Until every replica's link to its primary is up (a restarted replica has finished its sync)."""
         _wait_replicas_synced(self, timeout)
 
+    def move_slot(self, slot: int, target: Node) -> None:
+        """Migrate `slot` and its keys to the primary `target` (as `redis-cli --cluster reshard` does): clients
+        that knew the old owner get MOVED from then on."""
+        source = next(node for node in self.primaries() if slot in _slots_of(node))
+        ids = {node.port: node.client().execute_command("CLUSTER MYID") for node in (source, target)}
+        target.client().execute_command("CLUSTER SETSLOT", slot, "IMPORTING", ids[source.port])
+        source.client().execute_command("CLUSTER SETSLOT", slot, "MIGRATING", ids[target.port])
+        while keys := source.client().execute_command("CLUSTER GETKEYSINSLOT", slot, 100):
+            source.client().execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
+        for node in self.primaries():
+            node.client().execute_command("CLUSTER SETSLOT", slot, "NODE", ids[target.port])
+        self.wait_ok()
+
     def wait_promoted(self, replica: Node, timeout: float = 30.0) -> None:
         """Until `replica` serves as a primary and every live node says the cluster is ok again."""
         deadline = time.monotonic() + timeout
@@ -135,6 +148,15 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     node.process.kill()
                     node.process.wait()
+
+
+def _slots_of(node: Node) -> set[int]:
+    """The slots `node` serves, by its own account."""
+    served = set()
+    for first, last, primary, *_ in node.client().execute_command("CLUSTER SLOTS"):
+        if int(primary[1]) == node.port:
+            served |= set(range(first, last + 1))
+    return served
 
 
 def _role(node: Node) -> str:

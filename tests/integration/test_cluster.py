@@ -21,7 +21,9 @@ import time
 
 import pytest
 import requests
+from redis.crc import key_slot
 
+from service.sessions.keys import Keys
 from tests.cluster import failover
 from tests.cluster.client import Nodes
 from tests.cluster.nodes import ROOT, missing, start_stack
@@ -136,6 +138,35 @@ def test_a_stream_on_one_node_gets_the_steps_written_through_the_other(stack, ru
         deadline = time.monotonic() + 5
         while reader.last < final and time.monotonic() < deadline:
             time.sleep(0.02)
+        assert reader.last == final
+    finally:
+        done.set()
+
+
+def test_a_slot_moved_to_another_shard_is_followed_by_writes_and_streams(stack):
+    """MOVED: both API nodes knew the old owner; their next writes are sent again to the new one, and the
+    stream's sharded subscription (unsubscribed by the old owner) is made again on the new one."""
+    a, b = stack.urls
+    created = requests.post(a + "/v1/encounters", json=steps.ENCOUNTERS["tactical"], timeout=10).json()
+    path, auth = created["links"]["self"], {"Authorization": f"Bearer {created['token']}"}
+    done = threading.Event()
+    reader = failover.Reader(a, created, done)
+    reader.start()
+    try:
+        assert requests.post(b + path + "/segments", json={"seed": 1, "declarations": []}, headers=auth,
+                             timeout=10).status_code == 201
+        slot = key_slot(Keys.of(created["id"]).main.encode())
+        owner = failover.owner(stack, created)
+        stack.cluster.move_slot(slot, next(node for node in stack.cluster.primaries() if node.port != owner))
+        for url in (a, b, a):
+            answer = requests.post(url + path + "/segments", json={"seed": 2, "declarations": []}, headers=auth,
+                                   timeout=10)
+            assert answer.status_code == 201, answer.text
+        assert failover.owner(stack, created) != owner
+        final = failover.last_seq(b + path, auth)
+        deadline = time.monotonic() + 10
+        while reader.last < final and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert reader.last == final
     finally:
         done.set()
