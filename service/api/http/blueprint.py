@@ -85,7 +85,7 @@ class Blueprint(SmorestBlueprint):
                     else:
                         app = app_of_request()
                         if app.testing:
-                            _check_load(schema, body, loaded)
+                            check_load(schema, body, loaded)
                         return (func if plain else app.ensure_sync(func))(*f_args, loaded, **f_kwargs)
                 return parsed(*f_args, **f_kwargs)  # webargs: the full load, and its errors
             return view
@@ -189,9 +189,10 @@ def _json_object(req: Request) -> dict | None:
     return body if type(body) is dict else None
 
 
-def _check_load(schema: Schema, body: dict, loaded: dict) -> None:
+def check_load(schema: Schema, body: Any, loaded: Any) -> None:
+    """Fail (LoadDrift) unless `loaded` is exactly what `schema.load(body)` gives (each item of a list)."""
     try:
-        expected = schema.load(body)
+        expected = schema.load(body, many=isinstance(body, list))
     except ValidationError as error:
         raise LoadDrift(f"{type(schema).__name__}: fast load accepted {body!r}, marshmallow refuses it: "
                         f"{error.messages}") from None
