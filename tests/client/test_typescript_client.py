@@ -1,7 +1,10 @@
 """A TypeScript integrator's view, with both generators' default flags: openapi-typescript turns
 openapi.yaml into types, a program calling every operation with only the required fields through
 openapi-fetch type-checks under `tsc --strict`, and runs against gunicorn + a Celery worker without a
-single 5xx. Skips (saying why) without Node or the node tools (`make node-tools`)."""
+single 5xx. Issue 24: a second strict program (tests/client/ts_walk.py) walks every ruleset's encounter
+(create, add, declare, stream, two steps with If-Match, log, undo) and a simulation with no cast, each
+step's events narrowed by `switch (ev.type)` down to `never`. Skips (saying why) without Node or the node
+tools (`make node-tools`)."""
 from __future__ import annotations
 
 import json
@@ -15,6 +18,8 @@ import yaml
 
 from service.api.encounters.schemas import EXAMPLE_CREATE, EXAMPLE_DECLARATIONS
 from service.api.simulations.views import EXAMPLE as SIMULATION
+from service.rules import registry
+from tests.client import ts_walk
 from tests.client.ts_calls import program
 from tests.load.stack import ROOT, start_stack
 
@@ -23,6 +28,10 @@ if not shutil.which("node") or not (BIN / "tsc").exists() or not (BIN / "openapi
     pytest.skip("Node.js or the node tools are missing (apt-get install nodejs npm; make node-tools)",
                 allow_module_level=True)
 pytestmark = pytest.mark.slow
+# Rulesets without their own encounter resource yet (/v1/{ruleset}/encounters, issue 24 item 1), so the walk
+# leaves them out; pinned so that each one that gains it is walked at once (tactical may use the shared
+# /v1/encounters until it has its own).
+KNOWN_UNWALKED = ["ars-magica", "runequest-house", "smoting", "war-and-combat"]
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +81,26 @@ def resources(base: str) -> tuple[dict[str, str], str]:
         assert time.monotonic() < deadline, "the simulation did not finish"
         time.sleep(0.2)
     return {"encounter_id": created["id"], "job_id": job["id"]}, created["token"]
+
+
+def test_every_rulesets_encounter_and_a_simulation_walk_in_strict_typescript(server, tmp_path):
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    plan, unwalked = ts_walk.walks(spec, {r.id: r.terms["steps"] for r in registry.all_rulesets()})
+    assert unwalked == KNOWN_UNWALKED
+    source = ts_walk.program(spec, server, plan, {**SIMULATION, "trials": 500})
+    assert ts_walk.casts(source) == []
+    work = ROOT / "var" / f"ts-walk-{tmp_path.name}"  # inside the project, so node_modules resolve
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        run(str(BIN / "openapi-typescript"), str(ROOT / "openapi.yaml"), "-o", str(work / "schema.d.ts"))
+        (work / "walk.mts").write_text(source, encoding="utf-8")
+        run(str(BIN / "tsc"), "--strict", "--noUnusedLocals", "--module", "nodenext", "--moduleResolution",
+            "nodenext", "--target", "es2022", "walk.mts", cwd=work)  # 0 type errors, or it fails here
+        summary = json.loads(run("node", "walk.mjs", cwd=work).strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for walk in plan:
+        walked = summary[walk.ruleset]
+        assert walked["stepped"] > 0 and walked["logged"] >= walked["stepped"], walked
+        assert walked["streamed"] >= walked["stepped"], walked  # the stream opened before the steps got them
+    assert summary["simulation"] == {"trials": 500, "done": 1}
