@@ -63,7 +63,7 @@ def readme_payloads(spec: dict, readme: Path = ROOT / "README.md") -> Iterator[P
         if block.language not in SHELLS or block.skip is not None:
             continue
         names: dict[str, str] = {}
-        for line in block.text.replace("\\\n", " ").splitlines():
+        for line in _commands(block.text):
             assigned = re.match(r"^\s*([A-Z_][A-Z0-9_]*)=([^$`(\s]\S*)\s*$", line)
             if assigned:
                 names[assigned.group(1)] = assigned.group(2).strip("'\"")
@@ -71,6 +71,19 @@ def readme_payloads(spec: dict, readme: Path = ROOT / "README.md") -> Iterator[P
             if found is not None:
                 method, path, body = found
                 yield Payload(f"README.md line {block.line}", method, path, None, body)
+
+
+def _commands(text: str) -> Iterator[str]:
+    """The block's commands, each on one line: continuations joined, quotes open across lines kept whole."""
+    pending = ""
+    for line in text.replace("\\\n", " ").splitlines():
+        pending = f"{pending}\n{line}" if pending else line
+        try:
+            shlex.split(pending, comments=True)
+        except ValueError:
+            continue  # a quote still open: the command goes on
+        yield pending.replace("\n", " ")
+        pending = ""
 
 
 def _curl(line: str, names: dict[str, str], spec: dict) -> tuple[str, str, Any] | None:
