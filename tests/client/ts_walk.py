@@ -80,8 +80,8 @@ def _describe(spec: dict, union: str) -> list[str]:
         own = [p for p in member.get("required", []) if p not in COMMON]
         read = f"String(ev[{json.dumps(own[0])}])" if own else '""'
         out.append(f"    case {json.dumps(kind)}: return `{kind}:${{{read}}}`;")
-    out += ["    default: {", "      const unreachable: never = ev;", "      return fail(\"an event outside the union\","
-            " unreachable);", "    }", "  }", "}", ""]
+    out += ["    default: {", "      const unreachable: never = ev;",
+            '      return fail("an event outside the union", unreachable);', "    }", "  }", "}", ""]
     return out
 
 
@@ -120,8 +120,8 @@ def _walk(spec: dict, walk: Walk) -> list[str]:
         "    etag = step.response.headers.get(\"ETag\");",
         f"    for (const ev of step.data.events) stepped.push(describe_{_ident(walk.union)}(ev));",
         "  }",
-        f"  const log = await client.GET({js(item + '/events')}, {{ params: {{ path: {{ encounter_id: id }}, "
-        "query: { limit: 500 } }, headers: auth });",
+        (f"  const log = await client.GET({js(item + '/events')}, {{ params: {{ path: {{ encounter_id: id }}, "
+         "query: { limit: 500 } }, headers: auth });"),
         f"  if (log.data === undefined) return fail({js(walk.ruleset + ' log')}, log.error);",
         f"  const logged = log.data.events.map((ev) => describe_{_ident(walk.union)}(ev));",
         f"  if (etag === null) return fail({js(walk.ruleset + ' etag')}, 2);",
@@ -131,8 +131,8 @@ def _walk(spec: dict, walk: Walk) -> list[str]:
         "  const streamed = await stream;",
         f"  if (streamed.data === undefined) return fail({js(walk.ruleset + ' stream')}, streamed.error);",
         "  const sent = streamed.data.split(\"\\n\").filter((line) => line.startsWith(\"id: \")).length;",
-        f"  summary[{js(walk.ruleset)}] = {{ stepped: stepped.length, logged: logged.length, streamed: sent, "
-        "version: undone.data.version };",
+        (f"  summary[{js(walk.ruleset)}] = {{ stepped: stepped.length, logged: logged.length, streamed: sent, "
+         "version: undone.data.version };"),
         "}", ""]
 
 
