@@ -52,6 +52,7 @@ bench-differential: install
 
 spec: install
 	$(PY) -m service spec > openapi.yaml
+	$(PY) -m service spec --rulesets openapi
 
 clean:
 	rm -rf $(VENV) var node_modules

@@ -1,4 +1,4 @@
-"""Command line: `python -m service serve | spec | simulate <file> | verify <audit file> | receipt-key <file>
+"""Command line: `python -m service serve | spec [--rulesets DIR] | simulate <file> | verify <audit file> | receipt-key <file>
 | apikey create <tenant>`."""
 from __future__ import annotations
 
@@ -12,9 +12,16 @@ def main(argv: list[str]) -> int:
     if command == "spec":
         from service.app import create_app
         from service.config import Config
-        from service.spec import spec_yaml
+        from service.spec import spec_yaml, write_ruleset_specs
 
-        sys.stdout.write(spec_yaml(create_app(Config(testing=True))))
+        app = create_app(Config(testing=True))
+        if argv[1:2] == ["--rulesets"] and len(argv) == 3:  # one file per ruleset in a folder
+            from pathlib import Path
+
+            for path in write_ruleset_specs(app, Path(argv[2])):
+                print(path)
+            return 0
+        sys.stdout.write(spec_yaml(app))
         return 0
     if command == "serve":
         from service.devserver import serve
@@ -38,7 +45,7 @@ def main(argv: list[str]) -> int:
 
         print(create_key(_redis_of_app(), argv[2].strip()))
         return 0
-    print("usage: python -m service serve | spec | simulate <file> [--trials N] | verify <audit file> "
+    print("usage: python -m service serve | spec [--rulesets DIR] | simulate <file> [--trials N] | verify <audit file> "
           "| receipt-key <file> [--if-missing] | apikey create <tenant>",
           file=sys.stderr)
     return 2

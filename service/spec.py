@@ -1,8 +1,13 @@
 """The OpenAPI document as served, rendered to the committed `openapi.yaml`."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import yaml
 from flask import Flask
+
+from service.api.http.ruleset_spec import ruleset_spec
+from service.rules import registry
 
 
 def spec_dict(app: Flask) -> dict:
@@ -18,6 +23,24 @@ class _NoAliases(yaml.SafeDumper):
         return True
 
 
-def spec_yaml(app: Flask) -> str:
-    """The spec as stable YAML (keys in document order) for the committed contract file."""
-    return yaml.dump(spec_dict(app), Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=100)
+def spec_yaml(app: Flask, ruleset_id: str | None = None) -> str:
+    """The spec as stable YAML (keys in document order) for the committed contract file: the whole one, or
+    one ruleset's (`openapi/<ruleset>.yaml`, as served at /v1/<ruleset>/openapi.json)."""
+    document = spec_dict(app) if ruleset_id is None else ruleset_spec_dict(app, ruleset_id)
+    return yaml.dump(document, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=100)
+
+
+def ruleset_spec_dict(app: Flask, ruleset_id: str) -> dict:
+    """One ruleset's spec: its operations and the shared ones, and the components they reach."""
+    return ruleset_spec(spec_dict(app), ruleset_id)
+
+
+def write_ruleset_specs(app: Flask, folder: Path) -> list[Path]:
+    """`<folder>/<ruleset>.yaml` for every registered ruleset (`make spec`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for ruleset_id in registry.ids():
+        path = folder / f"{ruleset_id}.yaml"
+        path.write_text(spec_yaml(app, ruleset_id), encoding="utf-8")
+        written.append(path)
+    return written

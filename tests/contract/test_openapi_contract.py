@@ -1,12 +1,15 @@
-"""The committed openapi.yaml is the contract: it must equal what the app serves."""
+"""The committed openapi.yaml is the contract: it must equal what the app serves; so must each ruleset's
+(openapi/<ruleset>.yaml, served at /v1/<ruleset>/openapi.json)."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from openapi_spec_validator import validate
 
-from service.spec import spec_dict, spec_yaml
+from service.rules import registry
+from service.spec import ruleset_spec_dict, spec_dict, spec_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,3 +35,29 @@ def test_every_operation_documents_problem_json_errors(app):
             if method == "parameters":
                 continue
             assert "default" in operation["responses"], f"{method.upper()} {path} lacks an error response"
+
+
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_each_rulesets_committed_spec_equals_the_served_one_and_is_valid(app, client, ruleset_id):
+    committed = (ROOT / "openapi" / f"{ruleset_id}.yaml").read_text(encoding="utf-8")
+    assert committed == spec_yaml(app, ruleset_id), f"openapi/{ruleset_id}.yaml drifted: run `make spec`"
+    served = client.get(f"/v1/{ruleset_id}/openapi.json")
+    assert served.status_code == 200 and served.get_json() == ruleset_spec_dict(app, ruleset_id)
+    validate(yaml.safe_load(committed))  # every $ref it keeps resolves within it
+
+
+@pytest.mark.parametrize("ruleset_id", registry.ids())
+def test_a_rulesets_spec_holds_its_operations_and_the_shared_ones_only(app, ruleset_id):
+    whole, own = spec_dict(app), ruleset_spec_dict(app, ruleset_id)
+    tags = {op["tags"][0] for item in own["paths"].values() for op in item.values() if "tags" in op}
+    assert tags == {ruleset_id, "rulesets", "simulations", "service"}
+    mine = {path for path, item in whole["paths"].items() if any(op.get("tags") == [ruleset_id]
+                                                                 for op in item.values() if isinstance(op, dict))}
+    assert mine and mine <= set(own["paths"]) and f"/v1/{ruleset_id}/encounters" in own["paths"]
+    assert not any(op.get("deprecated") for item in own["paths"].values() for op in item.values()
+                   if isinstance(op, dict))
+    assert len(own["components"]["schemas"]) < len(whole["components"]["schemas"]) / 2
+
+
+def test_an_unknown_rulesets_spec_is_not_found(client):
+    assert client.get("/v1/no-such-ruleset/openapi.json").status_code == 404

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, send_from_directory
+from flask import Blueprint, Response, current_app, jsonify, send_from_directory
+from werkzeug.exceptions import NotFound
+
+from service.api.http.ruleset_spec import ruleset_spec
+from service.rules import registry
 
 STATIC = Path(__file__).with_name("docs_static")
 docs_blueprint = Blueprint("docs", __name__)
@@ -40,3 +44,15 @@ def docs_static(name: str) -> Response:
 def favicon() -> Response:
     """The browser's favicon (Swagger UI's 32x32 PNG; browsers accept PNG under this name)."""
     return send_from_directory(STATIC, "favicon-32x32.png", mimetype="image/png", max_age=86400)
+
+
+@docs_blueprint.get("/v1/<ruleset_id>/openapi.json")
+def ruleset_openapi(ruleset_id: str) -> Response:
+    """One ruleset's contract: its operations and the shared ones (service.api.http.ruleset_spec), built once
+    per app."""
+    if ruleset_id not in registry.ids():
+        raise NotFound(f"no ruleset {ruleset_id!r}")
+    built = current_app.extensions.setdefault("referee.ruleset_specs", {})
+    if ruleset_id not in built:
+        built[ruleset_id] = ruleset_spec(current_app.extensions["referee.api"].spec.to_dict(), ruleset_id)
+    return jsonify(built[ruleset_id])
