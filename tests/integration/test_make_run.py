@@ -163,7 +163,7 @@ def test_ctrl_c_during_a_chunk_hands_it_back_to_the_queue_at_once(servers, tmp_p
         pressed = time.monotonic()
         os.killpg(server.process.pid, signal.SIGINT)
         until(lambda: progress()["chunks_requeued"] == 1, 10, server.output)
-        assert time.monotonic() - pressed < 3
+        assert time.monotonic() - pressed < 5  # 1.2-2 s measured on a box at load 6-12
         assert progress()["trials_done"] == 0  # handed back unfinished, not played to its end
         server.process.wait(timeout=30)
         assert "handed back to the queue" in server.output()
