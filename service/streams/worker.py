@@ -23,7 +23,17 @@ class StreamWorker(ThreadWorker):
 
     def init_process(self) -> None:
         self._detached: set[Any] = set()
+        self._quitting = False
         super().init_process()
+
+    def handle_quit(self, sig: int, frame: Any) -> None:
+        """Stop now, once. Ctrl-C reaches every process of the terminal, so a worker gets SIGINT and then the
+        master's SIGQUIT; the second used to land inside the first handler while it held the thread pool's
+        shutdown lock (gthread's `handle_quit`), and the worker hung on it until the master killed it after
+        `graceful_timeout` (20 s; 1 stop in about 8 on a loaded box). A later stop signal leaves it to the first."""
+        quitting, self._quitting = self._quitting, True
+        if not quitting:
+            super().handle_quit(sig, frame)
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
