@@ -89,19 +89,29 @@ def configure(limit_bytes: int) -> None:
 
 def size_of(value: Any) -> int:
     """Estimated bytes of `value` and everything it holds: containers, strings, numbers, fractions, and the
-    fields of dataclasses and other objects (a container reached twice counts its contents once). Classes,
-    functions and modules count only their reference (they live anyway)."""
-    getsizeof = sys.getsizeof
-    total, seen, stack = getsizeof(value), set(), [value]
+    fields of dataclasses and other objects (a container reached twice counts once). Classes, functions and
+    modules count only their reference (they live anyway). Every remembered answer is measured once when
+    stored, so the common shapes (dicts, lists, tuples, plain values) are walked without a call each."""
+    getsizeof, leaves = sys.getsizeof, _LEAVES
+    total, seen, stack = 0, set(), [value]
+    push, pop, mark = stack.extend, stack.pop, seen.add
     while stack:
-        item = stack.pop()
+        item = pop()
+        kind = type(item)
+        if kind in leaves:
+            total += getsizeof(item)
+            continue
         if id(item) in seen:
             continue
-        seen.add(id(item))
-        held = _held(item)
-        if held:
-            total += sum(map(getsizeof, held))
-            stack.extend([child for child in held if type(child) not in _LEAVES])
+        mark(id(item))
+        total += getsizeof(item)
+        if kind is dict:
+            push(item.keys())
+            push(item.values())
+        elif kind is tuple or kind is list or kind is set or kind is frozenset:
+            push(item)
+        else:
+            push(_held(item))
     return total
 
 
@@ -109,23 +119,25 @@ _LEAVES = frozenset({str, int, float, bool, bytes, type(None)})
 
 
 def _held(item: Any) -> Any:
-    """The objects `item` holds: a container's items (a mapping's keys and values), a fraction's numerator
-    and denominator, an object's `__dict__` values and slots."""
+    """The objects `item` holds: a mapping's keys and values, a fraction's numerator and denominator, an
+    object's `__dict__` values and slots (classes, modules and callables: nothing)."""
     kind = type(item)
-    if kind is tuple or kind is list or kind is set or kind is frozenset:
-        return item
-    if kind is dict or isinstance(item, Mapping):
-        return [*item.keys(), *item.values()]
     if kind is Fraction:
         return (item.numerator, item.denominator)
+    if isinstance(item, Mapping):
+        return [*item.keys(), *item.values()]
     if isinstance(item, (type, ModuleType)) or callable(item):
         return ()
+    slots = _SLOTS.get(kind)
+    if slots is None:
+        slots = _SLOTS[kind] = tuple(name for cls in kind.__mro__ for name in getattr(cls, "__slots__", ())
+                                     if name not in ("__dict__", "__weakref__"))
     held = list(vars(item).values()) if hasattr(item, "__dict__") else []
-    for cls in kind.__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if name not in ("__dict__", "__weakref__"):
-                held.append(getattr(item, name, None))
+    held.extend(getattr(item, name, None) for name in slots)
     return held
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}  # each class's slot names, all the way up its MRO
 
 
 def bounded(function: Callable[..., Any]) -> Callable[..., Any]:
