@@ -63,8 +63,8 @@ def is_cluster(client: Any) -> bool:
     return isinstance(client, RedisCluster)
 
 
-_said: set[int] = set()
 _said_lock = threading.Lock()
+SAID = "_referee_said"  # set on a client once its pub/sub mode is in the log
 
 
 def sharded(client: Any) -> bool:
@@ -76,8 +76,8 @@ def sharded(client: Any) -> bool:
                   .get("redis_version", "0"))
     major = int(version.split(".")[0] or 0)
     with _said_lock:
-        if id(client) not in _said:
-            _said.add(id(client))
+        if not getattr(client, SAID, False):
+            setattr(client, SAID, True)
             how = ("sharded pub/sub (SPUBLISH/SSUBSCRIBE): an encounter's messages stay on its shard"
                    if major >= 7 else "classic PUBLISH/SUBSCRIBE (the server is older than 7: every message "
                    "crosses the whole cluster)")

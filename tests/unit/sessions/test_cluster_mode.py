@@ -3,12 +3,16 @@ switching over, the health /readyz reports, and the WAIT bookkeeping of durable 
 cluster: tests/integration/test_cluster.py."""
 from __future__ import annotations
 
+import logging
+
 import pytest
+from redis.cluster import RedisCluster
 from redis.exceptions import ClusterDownError, ConnectionError, NoScriptError, SlotNotCoveredError, TryAgainError
 
 from service.app import create_app
 from service.config import Config
 from service.sessions import cluster
+from service.sessions.repository import COMMIT, _SharedClient
 from tests.app_config import isolated_config
 
 
@@ -146,3 +150,43 @@ def test_a_node_that_never_saw_the_script_gets_it_loaded_and_the_write_sent_agai
     node.forgot = True
     assert cluster.Durable(OneShard(node), 1, 100).run(Script, ["k"], [1]) == "done"
     assert node.loaded == ["return 1"] and len(node.sent) == 2
+
+
+class OldCluster(RedisCluster):
+    """A cluster of Redis 6 as `sharded` sees it (no connection)."""
+
+    def __init__(self, version):
+        self.version = version
+
+    def execute_command(self, *args, **kwargs):
+        return {"redis_version": self.version}
+
+    def get_primaries(self):
+        return [1, 2, 3]
+
+
+def test_streams_use_sharded_pub_sub_on_redis_7_and_classic_publish_before_and_say_so(caplog):
+    caplog.set_level(logging.INFO, "referee.redis")
+    assert cluster.sharded(OldCluster("7.0.15")) is True
+    assert cluster.sharded(OldCluster("6.2.14")) is False
+    assert cluster.sharded(object()) is False  # one Redis: classic pub/sub, nothing to say
+    said = [record.getMessage() for record in caplog.records]
+    assert "sharded pub/sub (SPUBLISH/SSUBSCRIBE)" in said[0] and "classic PUBLISH/SUBSCRIBE" in said[1]
+    assert [record.levelname for record in caplog.records] == ["INFO", "WARNING"]
+
+
+def test_the_write_script_publishes_with_spublish_only_where_streams_are_sharded():
+    class Client:
+        def __init__(self):
+            self.registered = []
+
+        def register_script(self, source):
+            self.registered.append(source)
+            return source
+
+    for sharded, command in ((True, "SPUBLISH"), (False, "PUBLISH")):
+        client = Client()
+        shared = _SharedClient(client)
+        shared._sharded = sharded
+        shared.script(COMMIT)
+        assert f"redis.call('{command}', KEYS[4]" in client.registered[0]
