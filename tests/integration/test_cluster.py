@@ -239,8 +239,8 @@ def test_slots_without_a_primary_make_readyz_503_and_their_writes_503_never_500(
                 break  # the others marked the pair failed (node timeout, then their votes)
             time.sleep(0.2)
         assert answer.status_code == 503 and answer.headers["Content-Type"] == "application/problem+json"
-        assert re.fullmatch(r"cluster_state:fail, 1092[23] of 16384 slots served",
-                            answer.json()["checks"]["redis"]), answer.json()
+        served = re.fullmatch(r"cluster_state:fail, (\d+) of 16384 slots served", answer.json()["checks"]["redis"])
+        assert served and 10_000 < int(served.group(1)) < 16384, answer.json()  # a third of the slots are out
         created = [requests.post(stack.urls[n % 2] + "/v1/encounters", json=steps.ENCOUNTERS["tactical"], timeout=30)
                    for n in range(12)]
         statuses = {response.status_code for response in created}  # 201 on the slots still served
