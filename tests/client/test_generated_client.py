@@ -46,7 +46,8 @@ KNOWN_GAPS: set[str] = set()  # operations the generator drops; the SVG plot onl
 # Examples the generated client still changes (source, method, path) -> what it loses; pinned so that a new
 # loss fails at once and a fixed one asks to be struck off.
 KNOWN_LOSSES: dict[tuple[str, str, str], str] = {}
-# README and docs/examples/ payloads still sent to deprecated operations (the tactical encounter walk-through).
+# README and docs/examples/ payloads still sent to deprecated operations (the tactical encounter walk-through);
+# none may join them (strike them off as they move to /v1/tactical/encounters).
 KNOWN_ON_DEPRECATED = {("README.md", "post", "/v1/encounters"),
                        ("README.md", "put", "/v1/encounters/{encounter_id}/declarations"),
                        ("docs/examples/encounter-of-four.json", "post", "/v1/encounters"),
@@ -169,7 +170,7 @@ def test_every_example_payload_survives_the_generated_client(generated):
     payloads = [p for p in found if not operation(spec, p).get("deprecated")]
     on_deprecated = {(re.sub(r" line \d+", "", p.source), p.method, p.path) for p in found
                      if operation(spec, p).get("deprecated") and not p.source.startswith("spec")}
-    assert on_deprecated == KNOWN_ON_DEPRECATED
+    assert on_deprecated <= KNOWN_ON_DEPRECATED, on_deprecated - KNOWN_ON_DEPRECATED  # no new ones
     assert len([p for p in payloads if p.source.startswith("README")]) >= 30 and len(payloads) >= 150
     losses, events, misplaced = {}, Counter(), []
     for payload in payloads:
