@@ -31,6 +31,24 @@ def bounded(bounds: validate.Range, text: str, default: Any = None, **kw: Any) -
     return whole(bounds.min, bounds.max, text, default, required=default is None, **kw)
 
 
+class Quarters(validate.Validator):
+    """A number that is a whole count of quarters (JSON Schema's `multipleOf: 0.25`)."""
+
+    error = "Must be a multiple of 0.25: 0, 0.25, 0.5, 0.75 or 1."
+
+    def __call__(self, value: Any) -> Any:
+        if (value * 4) % 1:
+            raise validate.ValidationError(self.error)
+        return value
+
+
+def quarter_rate(text: str, **kw: Any) -> JsonFloat:
+    """A quarter rate of movement: 0, 0.25, 0.5, 0.75 or 1 (tactical's Pulse Movement, A35), written as a
+    number in 0..1 that is a multiple of 0.25 (generated clients refuse number enums)."""
+    return JsonFloat(allow_nan=False, validate=[validate.Range(0, 1), Quarters()],
+                     metadata={"description": text, "multipleOf": 0.25}, **kw)
+
+
 def choice(values: Iterable[str], text: str, default: Any = None, required: bool = False,
            **kw: Any) -> fields.String:
     """One of a fixed set of names."""

@@ -25,6 +25,8 @@ class WeightClassField(fields.Field):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> int | str:
         if isinstance(value, str) and value in WEIGHT_CLASSES:
             return value
+        if type(value) is float and value.is_integer():  # 5.0 is JSON Schema's integer 5
+            value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 5:
             return value
         raise ValidationError(f"Must be an index 0..5 or one of: {', '.join(WEIGHT_CLASSES)}.")

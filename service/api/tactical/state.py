@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.kit.fields import whole
+from service.api.kit.fields import quarter_rate, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.api.tactical.fields import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
@@ -265,9 +265,7 @@ class DeclarationSchema(Strict):
     attack = fields.String(validate=validate.OneOf(ATTACKS),
                            metadata={"description": "The attack type: common, slash or thrust."})
     to = fields.Nested(PointSchema, metadata={"description": "Where he moves, in feet."})
-    rate = JsonFloat(validate=validate.Range(0, 1), metadata={"description": "Quarter rate: 0, 0.25, 0.5, "
-                                                                             "0.75 or 1 "
-                                                                   "(no enum: generators reject number enums)."})
+    rate = quarter_rate("Quarter rate: 0, 0.25, 0.5, 0.75 or 1.")
     defence = fields.String(validate=validate.OneOf(DEFENCES),
                             metadata={"description": "The defence he offers: best, dodge, parry or none."})
     reprisal = fields.String(validate=validate.OneOf(REPRISALS),

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from service.rules.errors import OutOfRange
+from service.rules.errors import Contradiction, OutOfRange
 from service.rules.rounding import round_half_up
 from service.rules.tactical.wounds import DEATH_DV, FINAL_WOUND, wound_level, wound_status
 from service.rules.trace import Step
@@ -39,7 +39,7 @@ def mortal_move(feet: Fraction, str_mod: int, cnd_mod: int, wounds: int) -> Mort
     """F45 with RULINGS 24: one more wound per FULL stretch of (STR mod + CND mod) feet, floor(feet / stretch),
     never rounded up (a stretch of 5 ft: 12 or 13 ft -> 2, 3 ft -> 0); a sum of 1 or less: 1 ft ([DEF])."""
     if wound_level(wounds) != "mortal":
-        raise OutOfRange("only a Mortally wounded character (7+ wounds) gains wounds by moving", ("wounds",))
+        raise Contradiction("only a Mortally wounded character (7+ wounds) gains wounds by moving", ("wounds",))
     per = max(1, str_mod + cnd_mod)
     added = math.floor(Fraction(feet) / per)
     total = wounds + added

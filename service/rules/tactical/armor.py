@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Callable, Literal, Sequence
 
-from service.rules.errors import Contradiction, OutOfRange, UnknownName
+from service.rules.errors import Contradiction, UnknownName
 from service.rules.rounding import round_half_up
 from service.rules.tactical import tables
 from service.rules.trace import Step
@@ -72,9 +72,9 @@ def layer(type_: str, dr: int | None = None, durability: int | None = None, proo
         raise UnknownName(f"unknown armor type; one of {', '.join(catalog())}", (*field, "type"))
     limit, top = catalog()[type_]
     if durability is not None and not 0 <= durability <= top:
-        raise OutOfRange(f"{type_} durability must be 0..{top}", (*field, "durability"))
+        raise Contradiction(f"{type_} durability must be 0..{top}", (*field, "durability"))
     if dr is not None and not 0 <= dr <= limit:
-        raise OutOfRange(f"{type_} DR must be 0..{limit}", (*field, "dr"))
+        raise Contradiction(f"{type_} DR must be 0..{limit}", (*field, "dr"))
     rating = durability if durability is not None else (top if dr is None or dr == limit else dr)
     made = Layer(type_, limit, rating, proof)
     if dr is not None and made.dr != dr:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.tactical.body_check import Kind
 
 KINDS: tuple[Kind, ...] = ("body-check", "side-swipe", "tackle")
@@ -38,7 +38,7 @@ def read_body_check(raw: Mapping[str, Any], path: tuple) -> BodyCheckSpec | None
     if value is None:
         return BodyCheckSpec() if body_action else None
     if not body_action:
-        raise RulesError("body_check goes with the body-check action", where)
+        raise Contradiction("body_check goes with the body-check action", where)
     if not isinstance(value, Mapping) or set(value) - set(FIELDS):
         raise RulesError(f"body_check must be an object with {list(FIELDS)}", where)
     kind = value.get("kind", "body-check")

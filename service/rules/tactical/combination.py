@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from service.rules.errors import OutOfRange
+from service.rules.errors import Contradiction, OutOfRange
 from service.rules.trace import Step
 
 HEADING = "Attack, Defense & Mixed Combinations"
@@ -52,7 +52,7 @@ def combine(kind: Kind, values: Sequence[int], combination_sl: int, pots: Sequen
     pot = None
     if pots is not None:
         if kind != "in-concert":
-            raise OutOfRange("POT is added only for blows in concert", ("pots",))
+            raise Contradiction("POT is added only for blows in concert", ("pots",))
         pot = sum(pots)
         steps.append(Step(HEADING, f"in concert the POT of both blows is added before armor: "
                                    f"{' + '.join(map(str, pots))}", pot))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.tactical.body_check_declaration import BodyCheckSpec, read_body_check
 from service.rules.tactical.combat_state import ATTACKS, Combatant, EncounterState
 
@@ -111,9 +111,9 @@ def read_declaration(state: EncounterState, raw: Any, path: tuple,
     if target is not None:
         _combatant(people, target, (*path, "target"))
         if target == who:
-            raise RulesError("a combatant cannot target himself", (*path, "target"))
+            raise Contradiction("a combatant cannot target himself", (*path, "target"))
     elif action in STRIKES and policy == "declared":
-        raise RulesError(f"a {action} needs a target (or a target_policy)", (*path, "target"))
+        raise Contradiction(f"a {action} needs a target (or a target_policy)", (*path, "target"))
     weapon = _weapon(people, who, raw.get("weapon", 0), (*path, "weapon"))
     if raw.keys() <= PLAIN_FIELDS and action != "body-check":
         return Declaration(who, action, target, policy, weapon)  # nothing else sent: every other field's default
@@ -138,13 +138,13 @@ def _days_cocked(person: Combatant, raw: Mapping[str, Any], weapon: int, path: t
     if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= MAX_DAYS_COCKED:
         raise RulesError(f"days_cocked must be an integer 0..{MAX_DAYS_COCKED}", where)
     if days and (raw.get("action", "attack") != "fire" or person.weapons[weapon].ranged not in CROSSBOWS):
-        raise RulesError("days_cocked goes with a fire declaration of a crossbow", where)
+        raise Contradiction("days_cocked goes with a fire declaration of a crossbow", where)
     return days
 
 
 def _melee_only(raw: Mapping[str, Any], key: str, path: tuple) -> None:
     if raw.get("action", "attack") not in ("attack", "charge"):
-        raise RulesError(f"{key} goes with a melee attack or charge", (*path, key))
+        raise Contradiction(f"{key} goes with a melee attack or charge", (*path, key))
 
 
 def _combination(people: Mapping[str, Combatant], who: str, raw: Mapping[str, Any], lead: int, path: tuple
@@ -158,7 +158,7 @@ def _combination(people: Mapping[str, Combatant], who: str, raw: Mapping[str, An
     _melee_only(raw, "combination", path)
     second = _weapon(people, who, value.get("weapon"), (*where, "weapon"))
     if second == lead or people[who].weapons[second].ranged is not None:
-        raise RulesError("the combination's weapon must be another melee weapon in hand", (*where, "weapon"))
+        raise Contradiction("the combination's weapon must be another melee weapon in hand", (*where, "weapon"))
     if not _number(value.get("sl"), 1000, integral=True) or value["sl"] < 0:
         raise RulesError("sl must be the Combination SL, 0..1000", (*where, "sl"))
     mode = value.get("mode", "in-concert")
@@ -183,7 +183,7 @@ def _intimidate(raw: Mapping[str, Any], path: tuple) -> Intimidate | None:
 
 def _combatant(people: Mapping[str, Combatant], value: Any, path: tuple) -> str:
     if not isinstance(value, str) or value not in people:
-        raise RulesError(f"no combatant {value!r} in this encounter", path)
+        raise UnknownName(f"no combatant {value!r} in this encounter", path)
     return value
 
 
@@ -195,7 +195,7 @@ def _weapon(people: Mapping[str, Combatant], who: str, value: Any, path: tuple) 
             return names.index(value)
     elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(weapons):
         return value
-    raise RulesError(f"{who} has no weapon {value!r} (index 0..{len(weapons) - 1} or a name)", path)
+    raise UnknownName(f"{who} has no weapon {value!r} (index 0..{len(weapons) - 1} or a name)", path)
 
 
 def _choice(raw: Mapping[str, Any], key: str, path: tuple, default: Any, choices: tuple[str, ...]) -> Any:

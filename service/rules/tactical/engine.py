@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from service.rules.dice import DiceSource
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction
 from service.rules.interface import StepResult
 from service.rules.tactical import segment
 from service.rules.tactical.combat_state import EncounterState
@@ -36,7 +36,7 @@ class TacticalEngine:
         """Resolve one CS (seed "The Order of Play each CS"); its dice come from the seeded generator
         (a Combat Segment does not take caller-supplied faces)."""
         if dice.supplied_any:
-            raise RulesError("a tactical Combat Segment rolls its own dice: send `seed`, not `rolls`", ("rolls",))
+            raise Contradiction("a tactical Combat Segment rolls its own dice: send `seed`, not `rolls`", ("rolls",))
         result = segment.resolve_segment(state, declarations, dice.rng)
         return StepResult(list(result.events), result.state)
 

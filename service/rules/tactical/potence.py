@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from service.rules.errors import OutOfRange, RulesError, UnknownName
+from service.rules.errors import Contradiction, OutOfRange, UnknownName
 from service.rules.rounding import Progression, progressive, round_half_up
 from service.rules.tactical import tables
 from service.rules.tactical.wounds import strength_factor
@@ -68,7 +68,7 @@ def weight_index(value: int | str | None, field: tuple[str, ...] = ("weapon", "w
             raise UnknownName(f"weight class must be one of {', '.join(WEIGHT_CLASSES)}", field)
         return WEIGHT_CLASSES.index(value)
     if value is None:
-        raise RulesError("this grip needs the weapon's weight class", field)
+        raise Contradiction("this grip needs the weapon's weight class", field)
     if not 0 <= value <= 5:
         raise OutOfRange("weight class index must be 0..5", field)
     return value
@@ -80,7 +80,7 @@ def _cell(table: str, size: int | None, index: int) -> int | float:
         if size is not None and row["min"] <= size <= row["max"]:
             return row["values"][index]
     top = rows[-1]["max"]
-    raise OutOfRange(f"this blow needs weapon.size, 0..{top} for the {table} table", ("weapon", "size"))
+    raise Contradiction(f"this blow needs weapon.size, 0..{top} for the {table} table", ("weapon", "size"))
 
 
 def damage_bonus(size: int | None, index: int) -> int:
@@ -95,7 +95,7 @@ def damage_multiplier(size: int | None, index: int) -> Fraction:
 
 def _strength(attacker: Attacker, slash: bool) -> tuple[Fraction, Step]:
     if slash and attacker.coordination is None:
-        raise RulesError("a slash uses CRD in place of STR: give attacker.coordination",
+        raise Contradiction("a slash uses CRD in place of STR: give attacker.coordination",
                          ("attacker", "coordination"))
     raw = attacker.coordination if slash else attacker.strength
     factor = strength_factor(attacker.wounds)
@@ -172,7 +172,7 @@ def kept_cocked(days_cocked: int) -> tuple[int, Step]:
 
 def _crossbow(weapon: Weapon) -> Potence:
     if weapon.fixed_pot is None:
-        raise RulesError("a crossbow does a fixed POT: give weapon.fixed_pot", ("weapon", "fixed_pot"))
+        raise Contradiction("a crossbow does a fixed POT: give weapon.fixed_pot", ("weapon", "fixed_pot"))
     wear = 0 if weapon.size is None else damage_bonus(weapon.size, weight_index(weapon.weight_class))
     steps = [Step(POT_RULE, f"crossbow: fixed POT {weapon.fixed_pot}", weapon.fixed_pot)]
     pot = weapon.fixed_pot

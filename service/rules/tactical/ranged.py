@@ -8,7 +8,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from service.rules.errors import Contradiction, OutOfRange, UnknownName
+from service.rules.errors import Contradiction, UnknownName
 from service.rules.rounding import exact, round_half_up
 from service.rules.tactical import tables
 from service.rules.tactical.thrown import ThrownObject
@@ -135,7 +135,7 @@ def range_of(name: str, distance: Any, strength: int = 13, elevation: Any = 0,
     factor = _factor(arm, thrown, at)
     span = exact(distance)
     if arm.maximum is not None and span > arm.maximum:
-        raise OutOfRange(f"a {name} reaches at most {arm.maximum} {arm.unit}", (*at, "distance"))
+        raise Contradiction(f"a {name} reaches at most {arm.maximum} {arm.unit}", (*at, "distance"))
     edges, steps = limits(arm, 13 if arm.maximum is not None else strength, elevation, factor)
     if arm.maximum is not None:
         steps.append(Step("A12", f"crossbow: bow column at STR 13, STR ignored, maximum {arm.maximum} yd",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Mapping
 
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.tactical import combat_values as cs
 from service.rules.tactical.catalog import armor_layer
 
@@ -28,7 +28,7 @@ def read_state(data: Mapping[str, Any], path: tuple = ()) -> tuple[tuple[cs.Comb
     seen: set[str] = set()
     for i, combatant in enumerate(combatants):
         if combatant.id in seen:
-            raise RulesError(f"combatant id {combatant.id!r} is used twice", (*path, "combatants", i, "id"))
+            raise Contradiction(f"combatant id {combatant.id!r} is used twice", (*path, "combatants", i, "id"))
         seen.add(combatant.id)
     options = read_options(data.get("options") or {}, (*path, "options"))
     segment = _int(data, "segment", path, 0, 0, 1_000_000)
@@ -147,7 +147,7 @@ def _table_db(data: Mapping[str, Any], path: tuple, table: int) -> int:
     """A weapon's DB is table 6-5's; a `db` sent along must agree (the rules compute POT from the table)."""
     given = _int(data, "db", path, table, 0, 100)
     if given != table:
-        raise RulesError(f"db {given} disagrees with table 6-5 ({table} for this size and weight class)",
+        raise Contradiction(f"db {given} disagrees with table 6-5 ({table} for this size and weight class)",
                          (*path, "db"))
     return given
 
@@ -161,9 +161,9 @@ def read_layer(data: Mapping[str, Any], path: tuple) -> cs.Layer:
     fallback = dr if dr is not None and dr < left else right
     durability = _int(data, "durability", path, fallback, 0, 100)
     if durability > right:
-        raise RulesError(f"{kind} wears from {right}; durability {durability} is above it", (*path, "durability"))
+        raise Contradiction(f"{kind} wears from {right}; durability {durability} is above it", (*path, "durability"))
     if dr is not None and dr != min(left, durability):
-        raise RulesError(f"dr {dr} disagrees with durability {durability} (dr is min({left}, durability))",
+        raise Contradiction(f"dr {dr} disagrees with durability {durability} (dr is min({left}, durability))",
                          (*path, "dr"))
     return cs.Layer(str(kind), min(left, durability), durability)
 

@@ -148,7 +148,7 @@ def _check_sides(aggressor_chance: int | None, aggressor_face: int | None, trap:
         raise Contradiction("a mechanical trap has no aggressor roll; leave out the aggressor",
                             ("aggressor",))
     if not trap and aggressor_chance is None:
-        raise RulesError("the aggressor's chance is needed (or set trap: true)", ("aggressor",))
+        raise Contradiction("the aggressor's chance is needed (or set trap: true)", ("aggressor",))
     if aggressor_chance is None and aggressor_face is not None:
         raise Contradiction("a mechanical trap has no aggressor roll", ("rolls", "aggressor"))
 

@@ -53,7 +53,7 @@ def chance(av: int, dv: int, method: str = "ratio", table: Mapping[str, Any] | N
         return linear_chance(av, dv)
     if method == "table":
         if table is None:
-            raise RulesError("method `table` needs a `table`", (*at, "table"))
+            raise Contradiction("method `table` needs a `table`", (*at, "table"))
         return table_chance(av, dv, table, (*at, "table"))
     raise RulesError(f"method must be one of {', '.join(METHODS)}", (*at, "method"))
 
@@ -64,7 +64,7 @@ def check_table(table: Mapping[str, Any], at: Path) -> tuple[list[int], list[int
     dvs = _breakpoints(table.get("dv"), (*at, "dv"))
     rows = table.get("chances")
     if not isinstance(rows, list) or len(rows) != len(avs):
-        raise RulesError(f"chances needs one row per AV breakpoint ({len(avs)})", (*at, "chances"))
+        raise Contradiction(f"chances needs one row per AV breakpoint ({len(avs)})", (*at, "chances"))
     for i, row in enumerate(rows):
         _check_row(row, len(dvs), (*at, "chances", i))
     return avs, dvs, rows
@@ -79,13 +79,13 @@ def _breakpoints(values: Any, at: Path) -> list[int]:
     if not isinstance(values, list) or not values or not all(_is_int(v) for v in values):
         raise RulesError("breakpoints must be a non-empty list of whole numbers", at)
     if any(b <= a for a, b in zip(values, values[1:])):
-        raise RulesError("breakpoints must be strictly ascending", at)
+        raise Contradiction("breakpoints must be strictly ascending", at)
     return values
 
 
 def _check_row(row: Any, width: int, at: Path) -> None:
     if not isinstance(row, list) or len(row) != width:
-        raise RulesError(f"each row needs one chance per DV breakpoint ({width})", at)
+        raise Contradiction(f"each row needs one chance per DV breakpoint ({width})", at)
     if not all(_is_int(c) and 0 <= c <= 100 for c in row):
         raise RulesError("chances are whole percents 0..100", at)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 
-from service.rules.errors import OutOfRange, UnknownName
+from service.rules.errors import Contradiction, UnknownName
 from service.rules.rounding import Progression, progressive, round_half_up
 from service.rules.tactical import tables
 from service.rules.tactical.movement import doff_time, rummage_time, untie_knot_cs
@@ -56,12 +56,12 @@ def table_action(name: str, doff: bool = False) -> Task:
     if row is None:
         raise UnknownName(f"no action '{name}' in table 4-1", ("action",))
     if row["time"] == "variable":
-        raise OutOfRange(f"'{row['action']}' depends on its inputs: use its own task kind", ("action",))
+        raise Contradiction(f"'{row['action']}' depends on its inputs: use its own task kind", ("action",))
     time = Fraction(row["time"])
     steps = [Step(TABLE, row["action"], time)]
     if doff:
         if "†" not in row["marks"]:
-            raise OutOfRange(f"'{row['action']}' is not clothing or armor", ("doff",))
+            raise Contradiction(f"'{row['action']}' is not clothing or armor", ("doff",))
         time = doff_time(time)
         steps.append(Step(TABLE, "taking it off: half the time, at least 1/4 action", time))
     return Task(time, None, None, False, tuple(steps))
@@ -115,7 +115,7 @@ def _cocking(crossbow: str, tool: str, built_in: bool, tool_at_hand: bool) -> Ta
                                      "no check", actions),))
     if tool in HOOKS:
         if crossbow != "light":
-            raise OutOfRange("a goatsfoot or belt hook cocks only a light crossbow", ("crossbow",))
+            raise Contradiction("a goatsfoot or belt hook cocks only a light crossbow", ("crossbow",))
         if built_in and tool == "goatsfoot":
             actions = Fraction(1)
             detail = "goatsfoot built into the haft: position, hook and cock in one action"

@@ -10,7 +10,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from service.rules.errors import OutOfRange, RulesError
+from service.rules.errors import Contradiction, RulesError
 from service.rules.rounding import exact
 from service.rules.tactical import tables
 
@@ -43,7 +43,7 @@ def weight_factor(weight: Fraction, light_enc: Fraction, at: Path = ("object",))
     for row in _table()["rows"]:
         if share <= exact(row["weight_light_enc_up_to"]):
             return Fraction(row["range_multiplier"])
-    raise OutOfRange("an object heavier than the thrower's Light ENC limit cannot be thrown",
+    raise Contradiction("an object heavier than the thrower's Light ENC limit cannot be thrown",
                      (*at, "weight_pounds"))
 
 

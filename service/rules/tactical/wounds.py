@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from service.rules.errors import OutOfRange
+from service.rules.errors import Contradiction, OutOfRange
 from service.rules.rounding import Progression, halve_times, progressive, round_half_up
 from service.rules.trace import Step, fmt
 
@@ -21,7 +21,7 @@ DEATH_DV = 55
 def wound_threshold(modified_sta: int, condition: int) -> Fraction:
     """WT = (mSTA + CND)/8, kept exact (Getting Hit: Wound Thresholds; A20)."""
     if modified_sta + condition <= 0:
-        raise OutOfRange("modified STA + CND must be above 0 for a wound threshold",
+        raise Contradiction("modified STA + CND must be above 0 for a wound threshold",
                          ("target", "modified_sta"))
     return Fraction(modified_sta + condition, 8)
 

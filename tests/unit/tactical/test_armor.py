@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.errors import Contradiction, OutOfRange, UnknownName
+from service.rules.errors import Contradiction, UnknownName
 from service.rules.tactical.armor import (ARMOR_TYPES, WearStrike, catalog, common_strike, layer, pierce,
                                           slash, strike, wear_sequence)
 
@@ -24,7 +24,7 @@ def test_layer_from_request_values():
 
 
 @pytest.mark.parametrize(("kwargs", "error", "field"), [
-    ({"dr": 11}, OutOfRange, "dr"), ({"durability": 41}, OutOfRange, "durability"),
+    ({"dr": 11}, Contradiction, "dr"), ({"durability": 41}, Contradiction, "durability"),
     ({"dr": 9, "durability": 30}, Contradiction, "dr"), ({"dr": 10, "durability": 5}, Contradiction, "dr")])
 def test_bad_layers_name_their_field(kwargs, error, field):
     with pytest.raises(error) as info:

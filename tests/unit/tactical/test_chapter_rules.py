@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.rules.errors import OutOfRange, RulesError
+from service.rules.errors import Contradiction, OutOfRange, RulesError
 from service.rules.tactical import (aftermath, body_check, combination, dodge, intimidation, missile_flight,
                                     spacing, stray_fire, tasks)
 
@@ -22,7 +22,7 @@ def test_combination_is_capped_at_both_values_added():
 
 
 def test_combination_pots_only_in_concert():
-    with pytest.raises(OutOfRange):
+    with pytest.raises(Contradiction):
         combination.combine("separate", [20, 10], 5, [4, 4])
 
 
@@ -111,7 +111,7 @@ def test_table_4_1_rows_and_doffing():
     assert tasks.table_action("Aketon/Coat").actions == 3
     assert tasks.table_action("aketon/coat", doff=True).actions == Fraction(3, 2)
     assert tasks.table_action("Hat or Cap", doff=True).actions == Fraction(1, 4)  # never below 1/4
-    with pytest.raises(OutOfRange):
+    with pytest.raises(Contradiction):
         tasks.table_action("Mount own steed", doff=True)
     with pytest.raises(RulesError):
         tasks.table_action("Juggle")
@@ -140,7 +140,7 @@ def test_cocking_crossbows():
     assert tasks.cock_crossbow("heavy", "windlass").actions == 3 and tasks.cock_crossbow("heavy", "windlass").dv is None
     assert tasks.cock_crossbow("heavy", "crannequin", built_in=True).actions == 2
     assert tasks.cock_crossbow("light", "none").dv == 20 and tasks.cock_crossbow("heavy", "none").dv == 30
-    with pytest.raises(OutOfRange):
+    with pytest.raises(Contradiction):
         tasks.cock_crossbow("heavy", "belt-hook")
 
 
@@ -173,7 +173,7 @@ def test_moving_while_mortally_wounded_f45():
     found = aftermath.mortal_move(Fraction(9), 2, 1, 8)
     assert (found.added, found.total, found.status) == (3, 11, "dead")
     assert aftermath.mortal_move(Fraction(4), 2, 1, 9).status == "collapsed"  # 4/3 -> 1
-    with pytest.raises(OutOfRange):
+    with pytest.raises(Contradiction):
         aftermath.mortal_move(Fraction(4), 2, 1, 6)
 
 

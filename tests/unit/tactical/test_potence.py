@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.rules.errors import OutOfRange, RulesError, UnknownName
+from service.rules.errors import Contradiction, OutOfRange, RulesError, UnknownName
 from service.rules.tactical.potence import (Attacker, Weapon, blow_potence, damage_bonus, knock_back,
                                             street_clothes, weight_index)
 
@@ -25,7 +25,7 @@ def test_weight_class_by_name_or_index():
 
 
 def test_sizes_outside_the_table_are_refused():
-    with pytest.raises(OutOfRange) as info:
+    with pytest.raises(Contradiction) as info:
         damage_bonus(21, 0)
     assert info.value.field == ("weapon", "size")
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.rules.errors import Contradiction, OutOfRange, RulesError, UnknownName
+from service.rules.errors import Contradiction, RulesError, UnknownName
 from service.rules.tactical import ranged
 from service.rules.tactical.ranged import Target, range_of, ranged_dv
 from service.rules.tactical.thrown import ThrownObject, thrown_object_factor
@@ -75,7 +75,7 @@ def test_hurled_weapons_count_in_feet():
 def test_crossbow_maximum():
     assert range_of("light-crossbow", 200).band == "extreme"
     assert range_of("light-crossbow", 200).dv_modifier == 36 + 200
-    with pytest.raises(OutOfRange) as caught:
+    with pytest.raises(Contradiction) as caught:
         range_of("light-crossbow", 200.5)
     assert caught.value.field == ("distance",)
     assert range_of("heavy-crossbow", 225).dv_modifier == 36 + 250
@@ -105,7 +105,7 @@ def test_thrown_object_factor(size, weight, expected):
 
 
 def test_too_heavy_to_throw():
-    with pytest.raises(OutOfRange) as caught:
+    with pytest.raises(Contradiction) as caught:
         thrown_object_factor(1, 6, 51, 50)
     assert caught.value.field == ("object", "weight_pounds")
 

@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.rules.errors import Contradiction, OutOfRange
+from service.rules.errors import Contradiction
 from service.rules.tactical.armor import layer
 from service.rules.tactical.damage import BlowOptions, Target, resolve_blow
 from service.rules.tactical.potence import Attacker, Weapon
@@ -31,7 +31,7 @@ def test_edge_exemption_wounds_at_least_once():
 
 
 def test_threshold_needs_size():
-    with pytest.raises(OutOfRange):
+    with pytest.raises(Contradiction):
         wound_threshold(0, 0)
 
 

@@ -23,7 +23,7 @@ from service.api.tactical.schemas.aftermath import (
     TaskRequestSchema,
     TaskSchema,
 )
-from service.rules.errors import RulesError
+from service.rules.errors import Contradiction
 from service.rules.rounding import exact
 from service.rules.tactical import aftermath, falling, surprise, tasks, wounds
 from service.rules.tactical.contest import pair_distribution, single_distribution
@@ -44,7 +44,7 @@ def post_task(body: dict) -> dict:
     kind = body["kind"]
     missing = [name for name in TASK_FIELDS[kind] if body.get(name) is None]
     if missing:
-        raise RulesError(f"kind {kind} needs {', '.join(missing)}", (missing[0],))
+        raise Contradiction(f"kind {kind} needs {', '.join(missing)}", (missing[0],))
     if kind == "action":
         found = tasks.table_action(body["action"], body["doff"])
     elif kind == "rummage":
@@ -90,10 +90,10 @@ def post_surprise_check(body: dict) -> dict:
     kind = body["kind"]
     dv = body.get("craft_av") if kind == "concealed-trap" and body.get("dv") is None else body.get("dv")
     if dv is None:
-        raise RulesError("give the check's `dv` (or `craft_av` for a concealed trap)", ("dv",))
+        raise Contradiction("give the check's `dv` (or `craft_av` for a concealed trap)", ("dv",))
     contested = kind in ("ambush", "ruse", "glamourie-trap")
     if contested and body.get("aggressor_chance") is None:
-        raise RulesError(f"a {kind} is a contested roll: give `aggressor_chance`", ("aggressor_chance",))
+        raise Contradiction(f"a {kind} is a contested roll: give `aggressor_chance`", ("aggressor_chance",))
     av = body["target_av"] + body["spirit_sl"] + body["wait_and_see_sl"]
     chance = chance_of(av, dv, body["task_resolution"])
     if not contested:
@@ -150,7 +150,7 @@ def post_after_battle(body: dict) -> dict:
 def post_healing(body: dict) -> dict:
     """The Healing Process: days to heal each wound in turn (or each Body Point), and the care needed."""
     if (body.get("wounds") is None) == (body.get("damage") is None):
-        raise RulesError("give exactly one of `wounds` and `damage`", ("wounds",))
+        raise Contradiction("give exactly one of `wounds` and `damage`", ("wounds",))
     if body.get("wounds") is not None:
         found = aftermath.heal_wounds(body["wounds"], body["healer_sl"])
     else:

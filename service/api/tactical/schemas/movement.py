@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from service.api.kit.fields import quarter_rate
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, trace_field
 
 SCALES = ["25mm", "10mm", "5mm"]
@@ -117,8 +118,7 @@ class PulseRampRequestSchema(Schema):
     EXAMPLE = {"mph": 12, "rates": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}
 
     mph = _mph()
-    rates = fields.List(JsonFloat(allow_nan=False, validate=validate.Range(0, 1),  # quarters: the rules check
-                                  metadata={"description": "0, 0.25, 0.5, 0.75 or 1"}), required=True,
+    rates = fields.List(quarter_rate("0, 0.25, 0.5, 0.75 or 1"), required=True,
                         validate=validate.Length(equal=10),
                         metadata={"description": "The quarter rate asked for in each of the ten pulses."})
     attack_pulse = JsonInteger(load_default=10, validate=validate.Range(1, 10),
