@@ -7,7 +7,8 @@ import logging
 
 import pytest
 from redis.cluster import RedisCluster
-from redis.exceptions import ClusterDownError, ConnectionError, NoScriptError, SlotNotCoveredError, TryAgainError
+from redis.exceptions import (AskError, ClusterDownError, ConnectionError, MovedError, NoScriptError,
+                              SlotNotCoveredError, TryAgainError)
 
 from service.app import create_app
 from service.config import Config
@@ -190,3 +191,43 @@ def test_the_write_script_publishes_with_spublish_only_where_streams_are_sharded
         shared._sharded = sharded
         shared.script(COMMIT)
         assert f"redis.call('{command}', KEYS[4]" in client.registered[0]
+
+
+class Redirecting(Node):
+    """A node that answers its first write with a redirection."""
+
+    def __init__(self, error):
+        super().__init__(acks=1)
+        self.error = error
+
+    def pipeline(self, transaction=False):
+        pipe = Pipe(self)
+        if self.error is not None:
+            error, self.error = self.error, None
+            pipe.execute = lambda: (_ for _ in ()).throw(error)
+        return pipe
+
+
+class TwoShards(OneShard):
+    def __init__(self, node, other):
+        super().__init__(node)
+        self.other, self.refreshed = other, 0
+        self.nodes_manager = self
+
+    def get_node(self, host, port):
+        return self.other
+
+    def initialize(self):
+        self.refreshed += 1
+        self.node = self.other  # the slot's new owner, once the topology is read again
+
+
+def test_moved_reads_the_topology_again_and_ask_sends_asking_first_on_the_target():
+    other = Node(acks=1)
+    moved = TwoShards(Redirecting(MovedError("3999 127.0.0.1:7001")), other)
+    assert cluster.Durable(moved, 1, 100).run(Script, ["k"], [1]) == "done"
+    assert moved.refreshed == 1 and other.sent[-1][0][0] == "EVALSHA"
+    other = Node(acks=1)
+    asked = TwoShards(Redirecting(AskError("3999 127.0.0.1:7001")), other)
+    assert cluster.Durable(asked, 1, 100).run(Script, ["k"], [1]) == "done"
+    assert asked.refreshed == 0 and [command[0] for command in other.sent[-1]] == ["ASKING", "EVALSHA", "WAIT"]
