@@ -42,7 +42,7 @@ def simulate(matchup: Any, trials: int, rng: np.random.Generator) -> dict[str, A
             break
         duels.round(live)
         rounds[live] += 1
-        over[live] = ~duels.going()[live]
+        over[live] = ~duels.going(live)
     return _tally(f, duels, rounds, over)
 
 

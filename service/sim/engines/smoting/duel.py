@@ -34,6 +34,7 @@ class Duels:
         self.crossover = np.tile(f.crossover.T, fights)
         self.target = np.zeros(n, dtype=np.int64)       # this round's declared target (flat index)
         self.enemy = f.side[:, None] != f.side[None, :]  # (k, k)
+        self.two = k == 2  # a duel: each fighter's target is the other one
         self.stunned = np.zeros(n, dtype=bool)
         self.ooa = np.zeros(n, dtype=bool)
         self.kia = np.zeros(n, dtype=bool)
@@ -59,17 +60,23 @@ class Duels:
         """Still fighting, shape (fights, k): neither out of action nor killed."""
         return self.up.reshape(-1, self.k)
 
-    def going(self) -> np.ndarray:
-        """Fights in which at least two sides still have a fighter standing (`engine.Duel.verdict`)."""
-        return self.sides_up().sum(axis=1) >= 2
+    def going(self, rows: np.ndarray) -> np.ndarray:
+        """Which of the fights `rows` still have fighters standing on two sides (`engine.Duel.verdict`)."""
+        up = self.standing()[rows]
+        if self.two:
+            return up[:, 0] & up[:, 1]
+        return self.sides_up(up).sum(axis=1) >= 2
 
-    def sides_up(self) -> np.ndarray:
+    def sides_up(self, up: np.ndarray | None = None) -> np.ndarray:
         """(fights, sides): does the side still have a fighter standing."""
-        up = self.standing()
+        up = self.standing() if up is None else up
         return np.stack([up[:, self.f.side == s].any(axis=1) for s in range(int(self.f.side.max()) + 1)], axis=1)
 
     def declare(self, rows: np.ndarray) -> None:
         """engine.Duel.declare: each fighter's target is the first enemy standing at the round's start."""
+        if self.two:
+            self.target[2 * rows], self.target[2 * rows + 1] = 2 * rows + 1, 2 * rows
+            return
         up = self.standing()[rows]
         foes = up[:, None, :] & self.enemy[None]
         self.target[(self.k * rows)[:, None] + np.arange(self.k)] = self.k * rows[:, None] + foes.argmax(axis=2)
@@ -101,11 +108,28 @@ class Duels:
         up = self.up.reshape(-1, k)[r]
         empty = up & ((rank == 0) if self.by_empty_hand else (rank < 16))
         closing = self.closing[r]
-        due = (closing == 0) & empty.any(axis=1)
+        due = (closing == 0) & (empty[:, 0] | empty[:, 1] if self.two else empty.any(axis=1))
         if due.any():
             closing[due] = self.rng.integers(1, 7, size=int(due.sum()))
             self.closing[r] = closing
         place = np.where(up, 2 * rank + self.pc, -1)
+        a, best = self._pick(place)
+        top = best >> 5
+        go = (best >= 64) & ((closing == 0) | (top >= closing))
+        r, a, top = r[go], a[go], top[go]
+        self.counts["actions"] += len(r)
+        self._act(k * r + a, top)
+        return r
+
+    def _pick(self, place: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The caller of each fight (the highest place, option `tie_break` among equals) and his place."""
+        if self.two:  # the same rule for two fighters, in fewer passes
+            p0, p1 = place[:, 0], place[:, 1]
+            a = (p1 > p0).astype(np.int64)
+            tied = (p0 == p1) & (p0 >= 64)
+            if tied.any() and self.o["tie_break"] != "state_order":
+                a[tied] = self.rng.integers(0, 2, size=int(tied.sum()))
+            return a, np.maximum(p0, p1)
         best = place.max(axis=1)
         a = place.argmax(axis=1)
         tied = (place == best[:, None]).sum(axis=1) > 1
@@ -113,12 +137,7 @@ class Duels:
             among = place[tied] == best[tied, None]
             pick = (self.rng.random(int(tied.sum())) * among.sum(axis=1)).astype(np.int64)
             a[tied] = (np.cumsum(among, axis=1) > pick[:, None]).argmax(axis=1)
-        top = best >> 5
-        go = (best >= 64) & ((closing == 0) | (top >= closing))
-        r, a, top = r[go], a[go], top[go]
-        self.counts["actions"] += len(r)
-        self._act(k * r + a, top)
-        return r
+        return a, best
 
     def _act(self, i: np.ndarray, top: np.ndarray) -> None:
         """The actor's call: stun recovery, else an attack paid toward the weapon's speed (seed *Actions*,
