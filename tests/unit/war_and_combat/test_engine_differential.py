@@ -138,9 +138,10 @@ def statistics(fast_batches, slow_batches, most_actions):
     zs["actions per flurry member"] = ratio_z(fast_batches, slow_batches, details("flurry_actions"),
                                               lambda t: most_actions * t["details"].get("flurries", 0))
     keys = {k for t in (fast, slow) for k in t["details"]}
-    for key, base in ((k, rounds_of if k.startswith("initiative:") else finishes) for k in keys
-                      if k.startswith(("initiative:", "finish:"))):  # about one a round, one a fight
-        zs[key] = proportion_z(fast["details"].get(key, 0), base(fast), slow["details"].get(key, 0), base(slow))
+    for key in (k for k in keys if k.startswith("initiative:")):  # a fight's rounds are not independent
+        zs[key] = ratio_z(fast_batches, slow_batches, details(key), rounds_of)
+    for key in (k for k in keys if k.startswith("finish:")):  # about one a fight, some rare
+        zs[key] = proportion_z(fast["details"].get(key, 0), finishes(fast), slow["details"].get(key, 0), finishes(slow))
     for who in slow["status"]:
         for status in set(slow["status"][who]) | set(fast["status"][who]):
             zs[f"{who} {status}"] = proportion_z(fast["status"][who].get(status, 0), n1,
