@@ -9,14 +9,17 @@ from typing import Any, Iterator
 
 from service.api.http.contract import SERVICE, tag_of
 
-SHARED = ("rulesets", "simulations", SERVICE)  # the deprecated shared encounters are left out
+SHARED = ("rulesets", "simulations", SERVICE)  # and no deprecated operation (the shared encounters')
+METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 REF = re.compile(r"#/components/(\w+)/(.+)")
 
 
 def ruleset_spec(whole: dict, ruleset_id: str) -> dict:
-    """`whole` with the paths tagged `ruleset_id` or a shared tag, and every component they reach."""
+    """`whole` with the operations tagged `ruleset_id` or a shared tag (deprecated ones left out), and every
+    component they reach."""
     keep = {ruleset_id, *SHARED}
-    paths = {path: item for path, item in whole["paths"].items() if tag_of(path) in keep}
+    paths = {path: _current(item) for path, item in whole["paths"].items() if tag_of(path) in keep}
+    paths = {path: item for path, item in paths.items() if item.keys() & METHODS}
     reached = _reached(whole["components"], paths)
     components = {kind: {name: body for name, body in found.items() if (kind, name) in reached}
                   for kind, found in whole["components"].items() if kind != "securitySchemes"}
@@ -28,6 +31,12 @@ def ruleset_spec(whole: dict, ruleset_id: str) -> dict:
     spec = {**whole, "info": info, "paths": paths, "components": {k: v for k, v in components.items() if v}}
     spec["tags"] = [tag for tag in whole.get("tags", []) if tag["name"] in keep]
     return spec
+
+
+def _current(item: dict) -> dict:
+    """A path item without its deprecated operations."""
+    return {key: value for key, value in item.items()
+            if key not in METHODS or not (isinstance(value, dict) and value.get("deprecated"))}
 
 
 def _reached(components: dict, start: Any) -> set[tuple[str, str]]:
