@@ -18,7 +18,7 @@ _AXES = np.stack([2 * DIRECTIONS[:, 0] + DIRECTIONS[:, 1], DIRECTIONS[:, 1]])  #
 def distance(q1: Any, r1: Any, q2: Any, r2: Any) -> Any:
     """hexes.distance for arrays."""
     dq, dr = q2 - q1, r2 - r1
-    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) >> 1
 
 
 def direction(dq: Any, dr: Any) -> Any:

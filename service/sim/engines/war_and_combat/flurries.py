@@ -58,19 +58,28 @@ def reachable(p: Play, rank: np.ndarray) -> np.ndarray:
     return np.where(ok, p.dist * n + rank[:, None, :], FAR)
 
 
-def target_of(p: Play, plans: Plans, primary: np.ndarray, fl: Flurries, inst: np.ndarray, who: np.ndarray
-              ) -> np.ndarray:
+def target_of(p: Play, plans: Plans, primary: np.ndarray, fl: Flurries, inst: np.ndarray, who: np.ndarray,
+              every: bool = False) -> np.ndarray:
     """round.flurries.target_of for fighters `who` (m, k) of instances `inst` (m,): the declared target when
     in the flurry, not out and in reach (at least 1 hex), else the primary foe the same way, else the nearest
-    such foe of the group (initiative order on ties); -1 for none."""
+    such foe of the group (initiative order on ties); -1 for none. `every`: `who` is every fighter in
+    matchup order on each row."""
     rows = fl.fight[inst]
-    key = p.keys[rows[:, None], who]  # (m, k, n)
-    valid = (key < FAR) & (fl.members[inst] & ~p.fights.out[rows])[:, None, :]
-    key = np.where(valid, key, FAR)
+    (m, k), n = who.shape, p.f.n
+    if n == 2:  # a duel: the only other fighter, when he is a foe in reach, in the flurry and not out
+        other = 1 - who
+        ok = (p.keys[rows[:, None], who, other] < FAR) & fl.members[inst[:, None], other] & ~p.fights.out[
+            rows[:, None], other]
+        return np.where(ok, other, -1)
+    key = p.keys[rows] if k == n and every else p.keys[rows[:, None], who]  # (m, k, n)
+    key = np.where((fl.members[inst] & ~p.fights.out[rows])[:, None, :], key, FAR)
     near = key.argmin(axis=2)
-    out = np.where(np.take_along_axis(key, near[..., None], axis=2)[..., 0] < FAR, near, -1)
-    for choice in (primary[rows[:, None], who], plans.target[rows[:, None], who]):
-        ok = (choice >= 0) & np.take_along_axis(valid, np.maximum(choice, 0)[..., None], axis=2)[..., 0]
+    out = np.where(key.min(axis=2) < FAR, near, -1)
+    mi, ki = np.arange(m)[:, None], np.arange(k)[None, :]
+    mine = (primary[rows], plans.target[rows]) if k == n and every else (primary[rows[:, None], who],
+                                                                          plans.target[rows[:, None], who])
+    for choice in mine:
+        ok = (choice >= 0) & (key[mi, ki, np.maximum(choice, 0)] < FAR)
         out = np.where(ok, choice, out)
     return out
 
@@ -83,7 +92,7 @@ def next_attacker(p: Play, plans: Plans, primary: np.ndarray, fl: Flurries, inst
     rows = fl.fight[inst]
     everyone = np.broadcast_to(np.arange(n), (len(inst), n))
     ready = fl.members[inst] & ~done[inst] & (s.actions[rows] > 0) & s.can_attack(rows[:, None], everyone)
-    ready &= target_of(p, plans, primary, fl, inst, everyone) >= 0
+    ready &= target_of(p, plans, primary, fl, inst, everyone, every=True) >= 0
     pick = np.where(ready, fl.seq[inst], FAR).argmin(axis=1)
     return np.where(ready.any(axis=1), pick, -1)
 
