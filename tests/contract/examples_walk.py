@@ -47,10 +47,13 @@ SAME = {"resolveEncounterRound": "resolveSegment", "resolveEncounterSegment": "r
         "undoEncounterRound": "undoSegment", "undoEncounterSegment": "undoSegment"}
 
 
-def generic(name: str) -> tuple[str, str]:
-    """(ruleset prefix, the shared operation's name) of a ruleset's own encounter operation
-    (`smotingResolveEncounterRound` -> ("smoting", "resolveSegment")); ("", name) for any other."""
+def generic(name: str, path: str) -> tuple[str, str]:
+    """(ruleset prefix, the shared operation's name) of a ruleset's own encounter operation, one on a path
+    under `/v1/{ruleset}/encounters` (`smotingResolveEncounterRound` -> ("smoting", "resolveSegment"));
+    ("", name) for any other (the stateless `tacticalResolveSegment` is a calculator)."""
     for ruleset in registry.all_rulesets():
+        if not path.startswith(f"/v1/{ruleset.id}/encounters"):
+            continue
         prefix = ruleset.package.split("_")[0] + "".join(p.title() for p in ruleset.package.split("_")[1:])
         rest = name[len(prefix):]
         if name.startswith(prefix) and rest[:1].isupper():
@@ -67,10 +70,10 @@ def operations(spec: dict) -> list[tuple[str, str, dict]]:
     found = {op["operationId"]: (method, path, {**op, "parameters": item.get("parameters", []) + op.get("parameters", [])})
              for path, item in spec["paths"].items()
              for method, op in item.items() if isinstance(op, dict) and "operationId" in op}
-    first = [entry for name, entry in found.items() if generic(name)[1] not in ORDER]
+    first = [entry for name, entry in found.items() if generic(name, entry[1])[1] not in ORDER]
     by_prefix: dict[str, dict[str, tuple]] = {}
     for name, entry in found.items():
-        prefix, shared = generic(name)
+        prefix, shared = generic(name, entry[1])
         by_prefix.setdefault(prefix, {})[shared] = entry
     return first + [group[name] for _, group in sorted(by_prefix.items()) for name in ORDER if name in group]
 
