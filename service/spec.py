@@ -26,7 +26,11 @@ class _NoAliases(yaml.SafeDumper):
 def spec_yaml(app: Flask, ruleset_id: str | None = None) -> str:
     """The spec as stable YAML (keys in document order) for the committed contract file: the whole one, or
     one ruleset's (`openapi/<ruleset>.yaml`, as served at /v1/<ruleset>/openapi.json)."""
-    document = spec_dict(app) if ruleset_id is None else ruleset_spec_dict(app, ruleset_id)
+    return dump_yaml(spec_dict(app) if ruleset_id is None else ruleset_spec_dict(app, ruleset_id))
+
+
+def dump_yaml(document: dict) -> str:
+    """A spec document as the committed files hold it (keys in document order, no YAML aliases)."""
     return yaml.dump(document, Dumper=_NoAliases, sort_keys=False, allow_unicode=True, width=100)
 
 

@@ -134,15 +134,14 @@ class _Kit:
 
     def one(self, kind: str, **kwargs: Any) -> RulesetPayload:
         """A field holding one `kind` payload of the ruleset."""
-        return RulesetPayload(ruleset_schema(self.package, kind),
-                              metadata={"description": f"In the `{self.package.replace('_', '-')}` format."},
-                              **kwargs)
+        text = f"{WHAT[kind]}, in the `{self.package.replace('_', '-')}` format."
+        return RulesetPayload(ruleset_schema(self.package, kind), metadata={"description": text}, **kwargs)
 
     def many(self, kind: str, **kwargs: Any) -> fields.List:
         """A list of `kind` payloads of the ruleset."""
+        text = f"{kind.title()}s in the `{self.package.replace('_', '-')}` format, in order."
         return fields.List(self.one(kind), validate=validate.Length(max=s.MAX_DECLARATIONS)
-                           if kind == "declaration" else None, metadata={"description": f"In order ({kind}s)."},
-                           **kwargs)
+                           if kind == "declaration" else None, metadata={"description": text}, **kwargs)
 
     def create(self) -> type[Schema]:
         """A new encounter of this ruleset (the path names the ruleset; `state` only where it has a setup)."""
@@ -154,7 +153,10 @@ class _Kit:
         else:
             own["state"] = self.one("setup", load_default=dict)
         own["combatants"].validators.append(validate.Length(1, 200))
-        return self.make(s.EncounterCreateSchema, "EncounterCreate", exclude, **own)
+        made = self.make(s.EncounterCreateSchema, "EncounterCreate", exclude, **own)
+        made.__doc__ = (f"A new `{self.package.replace('_', '-')}` encounter: its rule options and combatants (the "
+                        "path names its ruleset).")
+        return made
 
     def links(self) -> type[Schema]:
         """The encounter's links, its steps under their own name (`rounds` or `segments`)."""
@@ -179,6 +181,8 @@ class _Kit:
 
 
 BASE_FIELDS = {"round", "seed", "events", "state"}
+WHAT = {"combatant": "A combatant", "declaration": "A declaration", "options": "Rule options",
+        "state": "The encounter state", "setup": "The rest of the first state (beyond combatants and options)"}
 
 
 def summary_schema(round_schema: type[Schema], name: str) -> type[Schema]:

@@ -42,24 +42,24 @@ def _current(item: dict) -> dict:
 def _reached(components: dict, start: Any) -> set[tuple[str, str]]:
     """Every (kind, name) of a component `start` refers to, directly or through other components."""
     reached: set[tuple[str, str]] = set()
-    todo = list(_refs(start))
+    todo = list(refs(start))
     while todo:
         key = todo.pop()
         if key in reached or key[1] not in components.get(key[0], {}):
             continue
         reached.add(key)
-        todo.extend(_refs(components[key[0]][key[1]]))
+        todo.extend(refs(components[key[0]][key[1]]))
     return reached
 
 
-def _refs(value: Any) -> Iterator[tuple[str, str]]:
+def refs(value: Any) -> Iterator[tuple[str, str]]:
     """The components a piece of the document names: `$ref`s and discriminator mappings alike."""
     if isinstance(value, dict):
         for item in value.values():
-            yield from _refs(item)
+            yield from refs(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _refs(item)
+            yield from refs(item)
     elif isinstance(value, str) and value.startswith("#/components/"):
         found = REF.fullmatch(value)
         if found:
