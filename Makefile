@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 NPM := $(shell command -v npm 2>/dev/null)
 
-.PHONY: install run test bench bench-differential spec clean node-tools vendor-docs
+.PHONY: install run test bench bench-differential worst-inputs spec clean node-tools vendor-docs
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ bench: install
 # Every vectorised engine against its resolver at 5,000 vs 200,000 fights per matchup, duels and group fights (several minutes).
 bench-differential: install
 	$(PY) -m tests.perf.sim_differential
+
+# Every operation's costliest valid input found (its request example, inputs drawn from its schema, and the
+# largest lists, pools and combatant counts the spec allows) and its server CPU, against the bound per request
+# (tests/perf/worst_inputs.py; a few minutes; the README's Reliability section cites a run).
+worst-inputs: install
+	$(PY) -m tests.perf.worst_inputs
 
 spec: install
 	$(PY) -m service spec > openapi.yaml
