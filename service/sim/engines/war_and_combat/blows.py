@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from service.sim.engines.war_and_combat.fights import Fights, front
+from service.sim.engines.war_and_combat.fights import PENALTY, Fights, front, legs_of
 from service.sim.engines.war_and_combat.figures import (
     BELLY,
     CHEST,
@@ -22,6 +22,8 @@ from service.sim.engines.war_and_combat.figures import (
 )
 
 
+# general location (head, arm, chest, belly, leg) and left side -> specific location
+SPECIFIC_OF = np.array([HEAD, HEAD, RA, LA, CHEST, CHEST, BELLY, BELLY, RL, LL])
 SUMS = {count: np.indices((6,) * count).sum(axis=0).ravel() + count for count in (1, 2, 3)}  # every roll once
 
 
@@ -68,13 +70,12 @@ def defence(p: Play, rows: np.ndarray, att: np.ndarray, dfd: np.ndarray, indefen
     tl = np.where(s.turned[rows, dfd], normal - 1, normal)
     tl = np.where(ahead, tl, np.where(rear, o["no_defence_def"], flank))
     w = s.worst[rows, dfd]
-    tl = np.where(s.fallen[rows, dfd], 5 + fr, tl)
-    tl = np.where(s.bad_legs(rows, dfd) == 2, 5 + fr, tl)
+    tl = np.where(s.fallen[rows, dfd] | (legs_of(w) == 2), 5 + fr, tl)
     tl = np.where(s.stunned[rows, dfd], 5 + fr // 2, tl)
     tl = np.where((w[:, CHEST] == 3) | (w >= 4).any(axis=1) | s.unconscious[rows, dfd] | (w[:, HEAD] == 3), 3, tl)
     tl = np.where(indefensible | s.surprised[rows, dfd], o["no_defence_def"], tl)
     if o["penalties_apply_to_defence"]:
-        tl = tl + s.penalty(rows, dfd)
+        tl = tl + PENALTY[w].sum(axis=-1)
     return tl
 
 
@@ -106,7 +107,7 @@ def land(p: Play, r: np.ndarray, a: np.ndarray, d: np.ndarray, g: np.ndarray, k:
     s, f, o, rng = p.fights, p.f, p.o, p.rng
     m = len(r)
     left = rng.integers(1, 3, size=m) == 1 if o["limb_side"] == "random" else np.ones(m, bool)
-    spec = np.select([g == 0, g == 2, g == 3, (g == 1) & left, g == 1, left], [HEAD, CHEST, BELLY, LA, RA, LL], RL)
+    spec = SPECIFIC_OF[2 * g + left]
     count, sides = f.count[a], f.dice_sides[a]
     most = max(int(count.max()), 1)
     faces = rng.integers(1, 7, size=(m, most))
@@ -120,8 +121,12 @@ def land(p: Play, r: np.ndarray, a: np.ndarray, d: np.ndarray, g: np.ndarray, k:
     impact += np.where(drop, 0, f.offset[a])
     effective = np.where(k > 0, impact, impact - f.absorb[d, g])
     lim = f.limits[d]
-    sev = np.select([effective <= 0, effective <= lim[:, 0], effective <= lim[:, 1], effective <= lim[:, 2]],
-                    [0, 1, 2, 3], 4)
+    if f.ordered:  # thresholds rising from 0: the severity counts the ones exceeded
+        sev = (effective > 0).astype(np.int64) + (effective > lim[:, 0]) + (effective > lim[:, 1]) + (
+            effective > lim[:, 2])
+    else:
+        sev = np.select([effective <= 0, effective <= lim[:, 0], effective <= lim[:, 1], effective <= lim[:, 2]],
+                        [0, 1, 2, 3], 4)
     hurt = sev > 0
     r, d, g, spec, sev = r[hurt], d[hurt], g[hurt], spec[hurt], sev[hurt]
     if not len(r):

@@ -25,8 +25,20 @@ def direction(dq: Any, dr: Any) -> Any:
     """hexes.direction_to for arrays of offsets: the side whose centre line is nearest, the first on ties
     (four times the dot product, in whole numbers)."""
     dq, dr = np.asarray(dq), np.asarray(dr)
+    if dq.size and max(int(np.abs(dq).max()), int(np.abs(dr).max())) <= _NEAR:
+        return _DIRECTION_OF[(dq + _NEAR) * _SPAN + dr + _NEAR]
+    return _directions(dq, dr)
+
+
+def _directions(dq: np.ndarray, dr: np.ndarray) -> np.ndarray:
+    """`direction` computed for any offsets."""
     dots = (2 * dq + dr)[..., None] * _AXES[0] + 3 * dr[..., None] * _AXES[1]
     return dots.argmax(axis=-1)
+
+
+_NEAR = 24  # offsets up to this many hexes each way are looked up in a table made once
+_SPAN = 2 * _NEAR + 1
+_DIRECTION_OF = _directions(np.arange(_SPAN * _SPAN) // _SPAN - _NEAR, np.arange(_SPAN * _SPAN) % _SPAN - _NEAR)
 
 
 def front(facing: Any, dq: Any, dr: Any) -> tuple[Any, Any]:
@@ -44,6 +56,20 @@ def defeated_by(w: np.ndarray, unconscious: np.ndarray) -> np.ndarray:
     no_arm = (w[..., LA] >= 2) & (w[..., RA] >= 2)
     return ((w >= 4).any(axis=-1) | unconscious | (w[..., HEAD] == 3) | (w[..., CHEST] == 3) | belly
             | (disabled >= 3) | no_arm)
+
+
+def descending(key: np.ndarray) -> np.ndarray:
+    """Each row's columns by falling key, the first on ties (a stable sort; two columns compared)."""
+    if key.shape[1] == 2:
+        second = (key[:, 1] > key[:, 0]).astype(np.int64)
+        return np.stack([second, 1 - second], axis=1)
+    return np.argsort(-key, axis=1, kind="stable")
+
+
+def legs_of(w: np.ndarray) -> np.ndarray:
+    """Legs impaired or disabled among worst wounds (..., 7) (a critical belly wound takes both)."""
+    belly = w[..., BELLY] >= 3
+    return ((w[..., LL] >= 2) | belly).astype(np.int64) + ((w[..., RL] >= 2) | belly)
 
 
 class Fights:
@@ -88,9 +114,7 @@ class Fights:
 
     def bad_legs(self, rows: Any, who: Any) -> np.ndarray:
         """Legs impaired or disabled (a critical belly wound takes both)."""
-        w = self.worst[rows, who]
-        belly = w[..., BELLY] >= 3
-        return ((w[..., LL] >= 2) | belly).astype(np.int64) + ((w[..., RL] >= 2) | belly)
+        return legs_of(self.worst[rows, who])
 
     def can_act(self, rows: Any, who: Any) -> np.ndarray:
         """Round.can_act: not out of the fight, not stunned."""

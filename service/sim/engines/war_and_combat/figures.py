@@ -61,6 +61,12 @@ class Figures:
     stun_terms: tuple[tuple[int, int, int], ...]
 
     @property
+    def ordered(self) -> bool:
+        """Every fighter's thresholds rise from 0 (impaired <= disabled <= destroyed)."""
+        lim = self.limits
+        return bool((lim[:, 0] >= 0).all() and (np.diff(lim, axis=1) >= 0).all())
+
+    @property
     def n(self) -> int:
         """Fighters in the matchup."""
         return len(self.ids)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from service.sim.engines.war_and_combat.blows import Play, d6, strike
-from service.sim.engines.war_and_combat.fights import direction, front
+from service.sim.engines.war_and_combat.fights import descending, direction, front
 from service.sim.engines.war_and_combat.moves import FAR, Plans
 
 GUARD = 500  # round.flurries.flurry's bound on its loop
@@ -112,7 +112,7 @@ def flurry_order(p: Play, fl: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Flur
                 break
             total = np.where(tied, d6(p.rng, m * n, 3).reshape(m, n) + f.fr, total)
     key = np.where(members, (total + 256) * 1024 * 1024 + (f.fr + 256) * 1024 + (1023 - rank), -1)
-    order = np.argsort(-key, axis=1, kind="stable")
+    order = descending(key)
     seq = np.empty_like(order)
     np.put_along_axis(seq, order, np.arange(n)[None, :], axis=1)
     return Flurries(fight, members, rank, seq)

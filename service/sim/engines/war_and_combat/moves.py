@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from service.sim.engines.war_and_combat.blows import Play, d6
-from service.sim.engines.war_and_combat.fights import DIRECTIONS, direction, distance
+from service.sim.engines.war_and_combat.fights import DIRECTIONS, descending, direction, distance
 
 FAR = 1 << 40
 
@@ -98,7 +98,7 @@ def initiative(p: Play) -> np.ndarray:
             values = np.where(shared, d6(p.rng, size * n, 1).reshape(size, n), 0)
         key = key * 512 + values + 256
     key = np.where(s.out, -1, key)
-    return np.argsort(-key, axis=1, kind="stable")
+    return descending(key)
 
 
 def points(p: Play, rows: np.ndarray, who: np.ndarray) -> np.ndarray:
