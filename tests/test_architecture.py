@@ -168,7 +168,7 @@ def test_no_module_outside_a_ruleset_names_its_rules():
 
 # Every ruleset's HTTP package has the layout written in service/api/__init__.py's docstring.
 RULESET_LAYOUT = {"__init__.py", "calculators", "schemas", "fields.py", "state.py", "events.py", "steps.py",
-                  "encounters.py"}
+                  "encounters.py", "simulations.py"}
 
 
 def _ruleset_http_packages() -> list[Path]:

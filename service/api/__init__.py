@@ -25,6 +25,9 @@ Every ruleset's package `service.api.<ruleset>` has the same layout (tests/test_
     steps.py          the stateless step (a round or Combat Segment sent whole)
     encounters.py     its encounters, typed (`/v1/<ruleset>/encounters`): its request examples and one call
                       to `encounters.typed.encounter_blueprint`
+    simulations.py    its simulations, typed (`/v1/<ruleset>/simulations`): its request example, the schema
+                      of its result's `details` (tactical: its whole result) and one call to
+                      `simulations.typed.simulation_blueprint`
 """
 from __future__ import annotations
 

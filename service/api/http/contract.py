@@ -38,7 +38,9 @@ SHARED_TAGS = {
     "encounters": "Deprecated: encounters of every ruleset on one set of paths, their payloads an untagged "
                   "union of every ruleset's shapes. Each ruleset's tag has the same operations typed for it "
                   "(`/v1/{ruleset}/encounters`).",
-    "simulations": "Monte Carlo simulation of whole fights, as jobs.",
+    "simulations": "Deprecated: simulations of every ruleset on one set of paths, their combatants and options "
+                   "untyped and their result an open map. Each ruleset's tag has the same operations typed for "
+                   "it (`/v1/{ruleset}/simulations`).",
 }
 
 

@@ -10,6 +10,16 @@ SimulationOptionsPayload = payload("sim_options", "A simulation's rule options, 
                                                   "(tactical: the engine's switches; the others: the ruleset's "
                                                   "options plus `max_rounds`).")
 
+EXAMPLE = {"ruleset": "tactical", "trials": 10000, "seed": 7, "matchup": {"sides": [
+    {"name": "knight", "combatants": [
+        {"id": "knight", "attributes": {"STR": 16, "mSTA": 14, "CND": 15, "AGL": 12, "HRT": 14, "P-RES": 13},
+         "mods": {"AWA": 1, "HRT": 1}, "dodge_dv": 20,
+         "weapons": [{"name": "arming sword", "av": 70, "parry": 45, "size": 6, "weight_class": 2}],
+         "armor": [{"type": "doublemail", "dr": 20, "durability": 40}, {"type": "padded", "dr": 10}]}]},
+    {"name": "bandits", "combatants": [
+        {"id": f"b{n}", "dodge_dv": 15, "weapons": [{"name": "axe", "av": 45, "parry": 25, "size": 5, "weight_class": 3}],
+         "armor": [{"type": "padded", "dr": 10}]} for n in (1, 2)]}]}}
+
 
 class SideSchema(Schema):
     """One side of a simulated fight."""

@@ -2,4 +2,4 @@
 (service/api/__init__.py)."""
 
 MODULES = ("calculators.check", "calculators.to_hit", "calculators.damage", "calculators.injury",
-           "calculators.combatant", "calculators.movement", "steps", "encounters")
+           "calculators.combatant", "calculators.movement", "steps", "encounters", "simulations")

@@ -2,4 +2,4 @@
 (service/api/__init__.py)."""
 
 MODULES = ("calculators.to_hit", "calculators.check", "calculators.damage", "calculators.attack",
-           "calculators.sheets", "steps", "encounters")
+           "calculators.sheets", "steps", "encounters", "simulations")

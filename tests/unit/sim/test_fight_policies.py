@@ -57,9 +57,13 @@ def test_every_ruleset_publishes_its_fight_policy_in_six_parts(ruleset_id):
 
 
 def test_the_spec_and_the_readme_carry_every_policy(app):
-    described = spec_dict(app)["paths"]["/v1/simulations"]["post"]["description"]
+    paths = spec_dict(app)["paths"]
+    described = paths["/v1/simulations"]["post"]["description"]
     readme = squeeze(README.read_text(encoding="utf-8"))
     assert "{fight_policies}" not in described and fight_policies() in described
+    for ruleset_id in registry.ids():  # each ruleset's own simulations: its policy, after the common introduction
+        own = paths[f"/v1/{ruleset_id}/simulations"]["post"]["description"]
+        assert own.endswith(INTRO + "\n\n" + fight_policy(ruleset_id)), ruleset_id
     assert squeeze(INTRO) in readme
     for ruleset_id in registry.ids():
         assert squeeze(fight_policy(ruleset_id)) in readme, f"README lacks {ruleset_id}'s fight policy"
