@@ -1,5 +1,5 @@
 """A contract per ruleset (issue 24, item 3): the whole OpenAPI document cut down to one ruleset's operations
-and the shared ones (rulesets, simulations, the service's own), with only the components they reach, so a
+and the shared ones (rulesets, the service's own), with only the components they reach, so a
 client that supports one system generates a small client. Served at `/v1/{ruleset}/openapi.json` and
 committed as `openapi/{ruleset}.yaml` beside the whole `openapi.yaml` (tests/contract checks both)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from service.api.http.contract import SERVICE, tag_of
 
-SHARED = ("rulesets", "simulations", SERVICE)  # and no deprecated operation (the shared encounters')
+SHARED = ("rulesets", SERVICE)  # and no deprecated operation (the shared encounters' and simulations')
 METHODS = {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
 REF = re.compile(r"#/components/(\w+)/(.+)")
 
@@ -25,8 +25,8 @@ def ruleset_spec(whole: dict, ruleset_id: str) -> dict:
                   for kind, found in whole["components"].items() if kind != "securitySchemes"}
     components["securitySchemes"] = whole["components"].get("securitySchemes", {})
     info = {**whole["info"], "title": f"{whole['info']['title']}: {ruleset_id}",
-            "description": f"The `{ruleset_id}` ruleset's operations and the shared ones (rulesets, simulations, "
-                           "the service's probes and keys) of the Referee contract; the whole contract, every "
+            "description": f"The `{ruleset_id}` ruleset's operations (its simulations included) and the shared "
+                           "ones (rulesets, the service's probes and keys) of the Referee contract; the whole contract, every "
                            "ruleset's, is `/openapi.json`. " + whole["info"].get("description", "")}
     spec = {**whole, "info": info, "paths": paths, "components": {k: v for k, v in components.items() if v}}
     spec["tags"] = [tag for tag in whole.get("tags", []) if tag["name"] in keep]
