@@ -48,11 +48,12 @@ SAME = {"resolveEncounterRound": "resolveSegment", "resolveEncounterSegment": "r
 
 
 def generic(name: str, path: str) -> tuple[str, str]:
-    """(ruleset prefix, the shared operation's name) of a ruleset's own encounter operation, one on a path
-    under `/v1/{ruleset}/encounters` (`smotingResolveEncounterRound` -> ("smoting", "resolveSegment"));
+    """(ruleset prefix, the shared operation's name) of a ruleset's own encounter or simulation operation, one on
+    a path under `/v1/{ruleset}/encounters` or `/v1/{ruleset}/simulations` (`smotingResolveEncounterRound` ->
+    ("smoting", "resolveSegment"));
     ("", name) for any other (the stateless `tacticalResolveSegment` is a calculator)."""
     for ruleset in registry.all_rulesets():
-        if not path.startswith(f"/v1/{ruleset.id}/encounters"):
+        if not path.startswith((f"/v1/{ruleset.id}/encounters", f"/v1/{ruleset.id}/simulations")):
             continue
         prefix = ruleset.package.split("_")[0] + "".join(p.title() for p in ruleset.package.split("_")[1:])
         rest = name[len(prefix):]
