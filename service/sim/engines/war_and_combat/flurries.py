@@ -32,6 +32,11 @@ def groups(partner: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarr
     size, n = partner.shape
     rank = np.empty_like(order)
     np.put_along_axis(rank, order, np.arange(n)[None, :], axis=1)
+    if n == 2:  # a duel: one group of both as soon as either engaged the other, each the other's primary foe
+        pair = (partner >= 0).any(axis=1)
+        fight = np.flatnonzero(pair)
+        primary = np.where(pair[:, None], np.array([1, 0])[None, :], -1)
+        return (fight, np.ones((fight.size, 2), bool), rank[fight]), primary
     linked = np.zeros((size, n, n), bool)
     rr, ii = np.nonzero(partner >= 0)
     linked[rr, ii, partner[rr, ii]] = True
