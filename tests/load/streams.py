@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.streams + 1024)), hard))
     env = {"REFEREE_RATE_LIMIT": RATE_LIMIT, "REFEREE_IP_RATE_LIMIT": RATE_LIMIT,  # as `make loadtest` sets them
            "REFEREE_MAX_JOBS_PER_CLIENT": "1000000", "REFEREE_MAX_CLIENT_CPU_SECONDS": "0",
-           "REFEREE_MAX_ENCOUNTERS_PER_CLIENT": "0",
+           "REFEREE_MAX_ENCOUNTERS_PER_CLIENT": "0", "REFEREE_MAX_BYTES_PER_CLIENT": "0",  # one client is all the load
            "GUNICORN_WORKER_CONNECTIONS": args.worker_connections,
            "REFEREE_STREAMS_PER_CLIENT": str(args.streams + 100), "REFEREE_SSE_MAX_SECONDS": "3600"}
     with tempfile.TemporaryDirectory(prefix="referee-streams-") as tmp:
@@ -218,7 +218,10 @@ def stream_encounters(url: str, count: int) -> list[tuple[str, str]]:
     out = []
     with requests.Session() as session:
         for _ in range(count):
-            body = session.post(url + "/v1/encounters", json={"combatants": [KNIGHT, BANDIT]}, timeout=10).json()
+            answer = session.post(url + "/v1/encounters", json={"combatants": [KNIGHT, BANDIT]}, timeout=10)
+            if answer.status_code != 201:
+                raise RuntimeError(f"creating a stream encounter answered {answer.status_code}: {answer.text[:300]}")
+            body = answer.json()
             out.append((body["links"]["self"], body["token"]))
     return out
 
