@@ -28,12 +28,27 @@ from tests.app_config import isolated_config
 schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app(isolated_config())).exclude(
     path_regex=r"^/v1/(?!smoting/)[a-z-]+/(encounters/|simulations)")
 schema.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+# A body past the request-size limit is refused with 413 before anything reads it: a rejection, like a 422.
+_rejection = schema.config.checks.negative_data_rejection
+_rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
 
 REFUSALS_BESIDE_SHAPE = {401, 403, 404, 409, 412, 429}
 # Bodies whose combatants, options and state are an untagged union of the five rulesets' shapes, so a valid
 # body may pair one ruleset's id with another's combatant: issue 24 types them per ruleset. Until then these
 # three are checked for everything but positive data (their refusals name the field, never a 5xx).
 UNTYPED_UNIONS = {"POST /v1/encounters", "POST /v1/encounters/{encounter_id}/combatants", "POST /v1/simulations"}
+
+
+def _generator_broke_pattern(body, error: dict) -> bool:
+    """A pattern refusal of a value holding a control character: every pattern in the spec that refuses one
+    says so (`[^\\x00-\\x1f...]`), but the data generator can let one through on "positive" strings."""
+    if error.get("message") != "String does not match expected pattern.":
+        return False
+    value = body
+    for part in error.get("field", "").split("."):
+        value = value[int(part)] if isinstance(value, list) and part.isdigit() else (
+            value.get(part) if isinstance(value, dict) else None)
+    return isinstance(value, str) and any(ord(c) < 32 or ord(c) == 127 for c in value)
 
 
 def documented_refusals_only(ctx, response, case) -> None:
@@ -45,6 +60,8 @@ def documented_refusals_only(ctx, response, case) -> None:
         return
     problem = response.json() if response.status_code == 422 else {}
     if problem.get("type") in {PROBLEM_TYPE + name for name in RELATIONS}:
+        return
+    if problem.get("errors") and all(_generator_broke_pattern(case.body, e) for e in problem["errors"]):
         return
     raise AssertionError(f"valid data refused: {response.status_code} {problem.get('type')} "
                          f"{problem.get('errors') or problem.get('detail') or response.text[:300]}")

@@ -14,7 +14,7 @@ from service.api.ars_magica.fields import (
     ShieldSchema,
     WeaponSchema,
 )
-from service.api.kit.fields import choice, flag, whole
+from service.api.kit.fields import choice, combatant_id, flag, whole
 from service.api.kit.schemas import JsonFloat, JsonInteger, Strict
 from service.rules.ars_magica.engine import ACTIONS, TWO_WEAPONS
 from service.rules.ars_magica.options import LOCATIONS
@@ -42,7 +42,7 @@ class EffectSchema(Strict):
 class CombatantStateSchema(Strict):
     """One combatant of an encounter: the §12.4 make-up plus where the fight has left him."""
 
-    id = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Unique id."})
+    id = combatant_id("Unique id.")
     side = fields.String(validate=validate.Length(max=64), metadata={"description": "Side (team) name."})
     name = fields.String(validate=validate.Length(max=64), metadata={"description": "Display name (simulations)."})
     characteristics = fields.Nested(CharacteristicsSchema, metadata={"description": "Characteristics."})

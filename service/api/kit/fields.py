@@ -105,3 +105,15 @@ def options_schema(specs: Mapping[str, OptionSpec], name: str, doc: str) -> type
     schema = Strict.from_dict({key: option_field(spec) for key, spec in specs.items()}, name=name)
     schema.__doc__ = doc
     return schema
+
+
+# A combatant id travels in URL paths (`/combatants/{id}`): 1-64 of A-Z a-z 0-9 `_ . ~ -`, starting with a
+# letter or digit, so the spec says what encounters have always refused.
+COMBATANT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.~-]{0,63}$"
+
+
+def combatant_id(text: str) -> fields.String:
+    """A combatant's `id`: required, 1-64 URL-safe characters (the pattern above)."""
+    return fields.String(required=True, validate=[validate.Length(1, 64), validate.Regexp(
+        COMBATANT_ID_PATTERN, error="a combatant id is 1-64 of A-Z a-z 0-9 _ . ~ - and starts with a letter or "
+                                    "digit")], metadata={"description": text})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.kit.fields import choice, flag, whole
+from service.api.kit.fields import choice, combatant_id, flag, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger
 from service.api.runequest_house.fields import (
     ACTIONS,
@@ -94,7 +94,7 @@ class HoldingSchema(Schema):
 class CombatantStateSchema(Schema):
     """A runequest-house combatant (rules document §3)."""
 
-    id = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Unique id."})
+    id = combatant_id("Unique id.")
     name = fields.String(validate=validate.Length(1, 64), metadata={"description": "Name (a matchup's default id)."})
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Side."})
     pc = JsonBoolean(metadata={"description": "A player character."})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.kit.fields import flag, whole
+from service.api.kit.fields import combatant_id, flag, whole
 from service.api.smoting.fields import SmotingOptionsSchema
 from service.api.smoting.schemas.combatant import ATTRIBUTE_NAMES, GROUPS
 
@@ -51,7 +51,7 @@ class DefencePoolSchema(Schema):
 class CombatantSchema(Schema):
     """A smoting combatant (smoting.md section 3); only `id`, `physical_rank` and `mental_rank` are required."""
 
-    id = fields.String(required=True, validate=ID, metadata={"description": "Unique id."})
+    id = combatant_id("Unique id.")
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Side name."})
     name = fields.String(validate=ID, metadata={"description": "Display name (simulations use it as id)."})
     pc = flag("A player character (wins countdown ties against NPCs).", None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.kit.fields import quarter_rate, whole
+from service.api.kit.fields import combatant_id, quarter_rate, whole
 from service.api.kit.schemas import JsonBoolean, JsonFloat, JsonInteger, Strict
 from service.api.tactical.fields import WeightClassField
 from service.rules.tactical.armor import ARMOR_TYPES
@@ -114,9 +114,7 @@ class GuardDownSchema(Strict):
 class CombatantStateSchema(Strict):
     """One combatant: sheet numbers, place on the table, and what the fight has done to him."""
 
-    id = fields.String(required=True, validate=validate.Length(1, 64),
-                       metadata={"description": "The combatant's id, unique in the encounter (declarations "
-                                                "and events name it)."})
+    id = combatant_id("The combatant's id, unique in the encounter (declarations and events name it).")
     side = fields.String(validate=validate.Length(0, 64),
                          metadata={"description": "His side; the fight ends when one side stands."})
     attributes = fields.Nested(AttributesSchema, metadata={"description": "Attribute scores."})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.kit.fields import choice, whole
+from service.api.kit.fields import choice, combatant_id, whole
 from service.api.kit.schemas import JsonBoolean, JsonInteger, Strict
 from service.api.war_and_combat.fields import LOCATION_SPECIFIC, OptionsSchema, options_field
 from service.api.war_and_combat.schemas.damage import ArmorSchema
@@ -56,7 +56,7 @@ class WoundSchema(Strict):
 class CombatantSchema(Strict):
     """One fighter (rules document §3)."""
 
-    id = fields.String(required=True, validate=validate.Length(1, 64), metadata={"description": "Unique id."})
+    id = combatant_id("Unique id.")
     side = fields.String(validate=validate.Length(0, 64), metadata={"description": "Allegiance."})
     fighter_rank = whole(0, 50, "Fighter rank.", required=True)
     agl_mod = whole(-10, 10, "Agility modifier.")
